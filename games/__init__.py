@@ -1,0 +1,1 @@
+"""The four pig games. Each subpackage is a Django app around a pure-Python engine."""

@@ -1,0 +1,45 @@
+"""Card and seat helpers shared by the games.
+
+A card is a small int id into a game's static deck table (style.md habit 2);
+piles and hands are tuples of ids.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from games.core.contract import IllegalAction
+
+
+def build_deck(counts: Iterable[tuple[object, int]]) -> tuple:
+    """The deck table: each kind repeated ``count`` times, in order. Card id = index."""
+    return tuple(kind for kind, count in counts for _ in range(count))
+
+
+def deal(pile: tuple, n: int) -> tuple[tuple, tuple]:
+    """Take ``n`` cards off the top (front) of ``pile``: ``(taken, rest)``."""
+    return pile[:n], pile[n:]
+
+
+def remove_cards(hand: tuple, cards: Iterable) -> tuple:
+    """``hand`` without ``cards`` (each once); IllegalAction if a card is not there."""
+    wanted = Counter(cards)
+    have = Counter(hand)
+    if any(have[card] < count for card, count in wanted.items()):
+        raise IllegalAction("you do not hold those cards")
+    kept = []
+    for card in hand:
+        if wanted[card]:
+            wanted[card] -= 1
+        else:
+            kept.append(card)
+    return tuple(kept)
+
+
+def next_seat(seat: int, seats: int, direction: int = 1) -> int:
+    """The seat after ``seat`` going clockwise (direction 1) or anticlockwise (-1)."""
+    return (seat + direction) % seats
+
+
+def count_words(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))

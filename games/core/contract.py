@@ -1,0 +1,159 @@
+"""The engine contract (see ``shared/design.md``).
+
+Time: every ``now_ms`` an engine sees is milliseconds since the table started;
+``start`` is time 0. The platform converts wall-clock time before calling, so
+a game replays exactly from its seed and its logged ``(seat, action, now_ms)``.
+
+Views: ``view(state, seat)`` is the only way state leaves the server. By
+convention every view carries ``"log"``, the most recent events (newest last),
+each ``{"n": int, "seat": int | None, "text": str}``; the platform prefixes
+the seat's player name ("Ana" + " played two 5s — Hog Wash!"). ``n`` grows by
+one per event over the whole game so clients can announce only new ones.
+
+Cards: every card a view shows is an object carrying its unique id under the
+key ``"card"`` (an int index into the game's deck table), and HTML renders it
+with ``data-card="<id>"``. ``hidden_cards(state, viewer)`` names the ids that
+viewer may not see; the contract tests and the transport leak test check that
+no view or frame for that viewer ever carries one of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+State = Any
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. ``reason`` is shown to the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``ranks[seat]`` (1 = best, ties share) and ``scores[seat]``."""
+
+    ranks: tuple[int, ...]
+    scores: tuple[int | float, ...]
+
+    def as_json(self) -> dict:
+        return {"ranks": list(self.ranks), "scores": list(self.scores)}
+
+
+def ranks_from_scores(scores, higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranking ("1224"): equal scores share the place."""
+    sign = -1 if higher_is_better else 1
+    return tuple(1 + sum(1 for other in scores if sign * other < sign * mine) for mine in scores)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One table option a game declares, as data the lobby renders into a form.
+
+    ``kind`` is "bool", "int" or "choice". ``turn_seconds`` is the shared name
+    for a turn timer (0 = no timer).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+    def clean(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if value in ("true", "on", "1", 1):
+                return True
+            if value in ("false", "off", "0", 0, "", None):
+                return False
+            raise IllegalAction(f"option {self.name} must be true or false")
+        if self.kind == "int":
+            if isinstance(value, bool):
+                raise IllegalAction(f"option {self.name} must be a whole number")
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise IllegalAction(f"option {self.name} must be a whole number") from None
+            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+                raise IllegalAction(f"option {self.name} must be between {self.min} and {self.max}")
+            return number
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise IllegalAction(f"option {self.name} must be one of {', '.join(self.choices)}")
+            return value
+        raise ValueError(f"unknown option kind {self.kind}")
+
+
+TURN_SECONDS = Option(
+    "turn_seconds", "int", 0, "Turn timer (seconds, 0 = none)", min=0, max=600,
+    help="When a player's time runs out the game plays for them.",
+)
+
+
+class Engine:
+    """Base class of every game's engine. Subclasses set the metadata (class
+    attributes) and implement the methods; each game module exposes one
+    instance as ``ENGINE``.
+
+    ``options`` declares the table options; ``clean_options`` fills defaults and
+    rejects unknown or bad values with ``IllegalAction`` before ``start``.
+    """
+
+    slug: str = ""
+    title: str = ""
+    min_seats: int = 2
+    max_seats: int = 6
+    options: tuple[Option, ...] = ()
+    # Real-time games (Oink!) get the sender's measured round trip added to
+    # every action that arrives over a socket, as "rtt_ms" (server-measured,
+    # never the client's word). Turn-based games never see that key.
+    realtime: bool = False
+
+    def clean_options(self, options: dict | None) -> dict:
+        options = dict(options or {})
+        known = {option.name: option for option in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise IllegalAction(f"unknown option {unknown[0]}")
+        return {name: option.clean(options.get(name, option.default)) for name, option in known.items()}
+
+    def check_seats(self, seats: int) -> None:
+        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_seats <= seats <= self.max_seats:
+            raise IllegalAction(f"{self.title} takes {self.min_seats} to {self.max_seats} players")
+
+    # -- the contract -----------------------------------------------------
+    def start(self, seats: int, seed: int, options: dict | None = None) -> State:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int | None, action: dict, now_ms: int) -> State:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def next_deadline(self, state: State) -> int | None:
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def hidden_cards(self, state: State, seat: int | None) -> frozenset[int]:
+        """Ids of the cards ``seat`` (None = spectator) may not see now."""
+        raise NotImplementedError
+
+    def dump(self, state: State) -> dict:
+        raise NotImplementedError
+
+    def load(self, data: dict) -> State:
+        raise NotImplementedError

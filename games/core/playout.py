@@ -1,0 +1,85 @@
+"""Bot-only playouts through the engine contract: a small discrete-event loop.
+
+Used by ``manage.py simulate``, ``bench/engine.py`` and the property tests.
+Each step asks every seat's bot what it would do and when; the earliest bot
+move or the engine's next deadline (the clock) happens first. Ties go to the
+clock, then to the lower seat.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from games.core.bots import Bot
+from games.core.contract import Engine, IllegalAction, Outcome
+
+
+@dataclass
+class Playout:
+    state: object
+    outcome: Outcome | None
+    actions: int = 0
+    illegal: int = 0
+    now_ms: int = 0
+    log: list = field(default_factory=list)  # (seat, action, now_ms) for replay
+
+
+class PlayoutStuck(RuntimeError):
+    """No seat can act and no deadline is set, yet the game is not over."""
+
+
+def play(engine: Engine, bots: list[Bot], seed: int, options: dict | None = None,
+         max_actions: int = 100_000, keep_log: bool = False, on_step=None) -> Playout:
+    seats = len(bots)
+    state = engine.start(seats, seed, options)
+    rng = random.Random(seed)
+    result = Playout(state, None)
+    while (outcome := engine.outcome(state)) is None:
+        if result.actions >= max_actions:
+            raise PlayoutStuck(f"{engine.slug} seed {seed}: no outcome after {max_actions} actions")
+        move = None
+        for seat in range(seats):
+            legal = engine.legal_actions(state, seat)
+            if not legal:
+                continue
+            view = engine.view(state, seat)
+            action = bots[seat].choose(view, legal, rng)
+            if action is None:
+                continue
+            at = result.now_ms + max(0, bots[seat].delay_ms(view, action, result.now_ms, rng))
+            if move is None or at < move[0]:
+                move = (at, seat, action)
+        deadline = engine.next_deadline(state)
+        if deadline is not None and (move is None or deadline <= move[0]):
+            move = (max(deadline, result.now_ms), None, {"type": "clock"})
+        if move is None:
+            raise PlayoutStuck(f"{engine.slug} seed {seed}: nobody can act and no deadline")
+        at, seat, action = move
+        result.now_ms = at
+        try:
+            state = engine.apply(state, seat, action, at)
+        except IllegalAction:
+            if seat is None:
+                raise
+            result.illegal += 1
+            # A refused bot move must not loop forever: let time pass to the deadline.
+            if deadline is None:
+                raise
+            state = engine.apply(state, None, {"type": "clock"}, max(deadline, at))
+            result.now_ms = max(deadline, at)
+            action, seat, at = {"type": "clock"}, None, result.now_ms
+        result.actions += 1
+        if keep_log:
+            result.log.append((seat, action, at))
+        if on_step is not None:
+            on_step(state, seat, action, at)
+    result.state, result.outcome = state, outcome
+    return result
+
+
+def replay(engine: Engine, seats: int, seed: int, options: dict | None, log) -> object:
+    """The state reached by applying a logged playout from its seed."""
+    state = engine.start(seats, seed, options)
+    for seat, action, at in log:
+        state = engine.apply(state, seat, action, at)
+    return state

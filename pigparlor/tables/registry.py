@@ -1,0 +1,51 @@
+"""The game registry: the only way the platform finds games.
+
+Each game app registers itself in its ``AppConfig.ready``::
+
+    register(Game(engine=ENGINE, bots=BOTS, table_template="pigpile/table.html"))
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core import Engine
+from games.core.bots import Bot
+
+
+@dataclass(frozen=True)
+class Game:
+    engine: Engine
+    bots: dict[str, Bot]
+    table_template: str
+    blurb: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.engine.slug
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    _GAMES[game.slug] = game
+
+
+def get_game(slug: str) -> Game:
+    try:
+        return _GAMES[slug]
+    except KeyError:
+        raise UnknownGame(slug) from None
+
+
+def all_games() -> list[Game]:
+    return sorted(_GAMES.values(), key=lambda game: game.title)
