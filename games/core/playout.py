@@ -83,3 +83,57 @@ def replay(engine: Engine, seats: int, seed: int, options: dict | None, log) -> 
     for seat, action, at in log:
         state = engine.apply(state, seat, action, at)
     return state
+
+
+def simulate(engine: Engine, bots_by_kind: dict[str, Bot], kinds: list[str], games: int, seed: int,
+             options: dict | None = None) -> dict:
+    """Play ``games`` bot games (seeds ``seed``, ``seed + 1``, …) and summarise them.
+
+    ``kinds`` names one bot kind per seat; game ``i`` rotates the kinds by ``i``
+    seats so no kind keeps the first seat. A win is a rank of 1; a shared first
+    place splits the win. ``illegal`` counts bot choices ``apply`` refused.
+    """
+    import time
+
+    seats = len(kinds)
+    wins = {kind: 0.0 for kind in kinds}
+    seat_games = {kind: 0 for kind in kinds}
+    finished = illegal = actions = 0
+    failures: list[str] = []
+    started = time.perf_counter()
+    for index in range(games):
+        shift = index % seats
+        order = kinds[shift:] + kinds[:shift]
+        try:
+            result = play(engine, [bots_by_kind[kind] for kind in order], seed + index, options)
+        except (PlayoutStuck, IllegalAction) as error:
+            failures.append(f"seed {seed + index}: {error}")
+            continue
+        finished += 1
+        illegal += result.illegal
+        actions += result.actions
+        firsts = [seat for seat, rank in enumerate(result.outcome.ranks) if rank == 1]
+        for seat in firsts:
+            wins[order[seat]] += 1 / len(firsts)
+        for kind in order:
+            seat_games[kind] += 1
+    seconds = time.perf_counter() - started
+    return {
+        "game": engine.slug,
+        "games": games,
+        "seats": seats,
+        "bots": kinds,
+        "finished": finished,
+        "illegal": illegal,
+        "failures": failures[:5],
+        "actions": actions,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(finished / seconds, 1) if seconds else None,
+        "actions_per_s": round(actions / seconds, 1) if seconds else None,
+        "wins": {kind: round(value, 1) for kind, value in wins.items()},
+        # Share of games won by one seat of that kind (1/seats if all kinds were equal).
+        "win_share_per_seat": {
+            kind: round(wins[kind] / seat_games[kind] * kinds.count(kind), 4) if seat_games[kind] else None
+            for kind in wins
+        },
+    }
