@@ -1,0 +1,71 @@
+"""What each seat may see (PG11): stacks, pigs, points, sizes and scored cards are public; hands are private."""
+from __future__ import annotations
+
+from games.piggypiggy.rules import food_total
+from games.piggypiggy.state import Phase, State
+
+
+def card_json(state: State, card: int) -> dict:
+    kind = state.the_deck.cards[card]
+    if kind.is_goat:
+        return {"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0}
+    food = state.the_deck.foods[kind.food]
+    return {"card": card, "goat": False, "food": food.key, "name": food.name, "colour": food.colour,
+            "amount": kind.amount}
+
+
+def cards_json(state: State, cards) -> list[dict]:
+    return [card_json(state, card) for card in cards]
+
+
+def hidden_cards(state: State, seat: int | None) -> frozenset[int]:
+    """Every hand but the viewer's own, and the whole draw pile."""
+    hidden = set(state.draw_pile)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            hidden.update(hand)
+    return frozenset(hidden)
+
+
+def whose_turn(state: State) -> int | None:
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.INHERIT:
+        return state.prompt.seat
+    return state.current
+
+
+def build_view(state: State, seat: int | None) -> dict:
+    deck = state.the_deck
+    foods = [{"food": food.key, "name": food.name, "colour": food.colour} for food in deck.foods]
+    prompt = state.prompt
+    return {
+        "phase": state.phase.value,
+        "turn": whose_turn(state),
+        "current": state.current,
+        "step": None if state.phase is Phase.OVER else 1,
+        "turn_number": state.turn,
+        "you": seat,
+        "deck": {"key": deck.key, "title": deck.title, "stand_in": deck.stand_in},
+        "foods": foods,
+        "hand": cards_json(state, state.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(hand) for hand in state.hands],
+        "stacks": [
+            [{"food": deck.foods[food].key, "total": food_total(state, stack), "cards": cards_json(state, stack)}
+             for food, stack in enumerate(seat_stacks)]
+            for seat_stacks in state.stacks
+        ],
+        "pigs": [{**foods[food], "holder": holder} for food, holder in enumerate(state.pigs)],
+        "points": [{"count": len(pile), "cards": cards_json(state, pile)} for pile in state.points],
+        "draw_pile": len(state.draw_pile),
+        "discards": len(state.discards),
+        "discard_top": card_json(state, state.discards[-1]) if state.discards else None,
+        "food_played": state.food_played,
+        "prompt": None if prompt is None else {
+            "seat": prompt.seat, "food": deck.foods[prompt.food].key, "deadline_ms": prompt.deadline_ms},
+        "scored": None if state.scored is None else {
+            "seat": state.scored.seat, "cards": cards_json(state, state.scored.cards)},
+        "winner": state.winner,
+        "ending": state.ending or None,
+        "log": [{"n": n, "seat": who, "text": text} for n, who, text in state.events],
+    }
