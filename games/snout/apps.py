@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class SnoutConfig(AppConfig):
+    name = "games.snout"
+    label = "snout"
+
+    def ready(self):
+        from games.snout.bots import BOTS
+        from games.snout.engine import ENGINE
+        from pigparlor.tables.registry import Game, register
+        register(Game(engine=ENGINE, bots=BOTS, table_template="snout/table.html",
+                      blurb="Toss the pig, shed the matching cards, first to 100 points."))
