@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class OinkConfig(AppConfig):
+    name = "games.oink"
+    label = "oink"
+
+    def ready(self):
+        from games.oink.bots import BOTS
+        from games.oink.engine import ENGINE
+        from pigparlor.tables.registry import Game, register
+        register(Game(engine=ENGINE, bots=BOTS, table_template="oink/table.html",
+                      blurb="Flip, watch, and slap with the right cry before anyone else."))

@@ -1,0 +1,91 @@
+"""Oink! bots: human-like reaction times per difficulty, occasional wrong cries.
+
+A bot sees only its view: the revealed top two cards, never a deck. Its plan
+for a pile state (does it notice, how fast, which cry) comes from a
+``random.Random`` seeded with that pile state and its seat, so asking it again
+after every event (games.core.playout does) never re-rolls the plan, and
+``delay_ms`` is the time left until the planned slap: revealed_at + reaction − now.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from games.core.bots import Bot, RandomBot
+from games.oink.cards import CRIES, correct_cry
+
+REACTION_FLOOR_MS = 150
+"""Nobody, bot or human, reacts faster than this to a card."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    cry: int | None      # the cry it will slap with, None = it will not slap
+    slap_at: int         # ms on the table clock
+    flip_after: int      # think time before flipping, from the moment flipping opens
+
+
+@dataclass(frozen=True)
+class Reflexes:
+    """One difficulty: reaction times are log-normal around ``median_ms``."""
+
+    median_ms: int
+    spread: float        # sigma of log(reaction)
+    miss: float          # chance of not noticing a slappable pile
+    wrong_cry: float     # chance of slapping a slappable pile with the wrong cry
+    false_alarm: float   # chance of slapping a pile that calls for nothing
+    flip_ms: tuple[int, int]
+
+
+class OinkBot(Bot):
+    def __init__(self, kind: str, reflexes: Reflexes):
+        self.kind = kind
+        self.reflexes = reflexes
+
+    def plan(self, view: dict) -> Plan:
+        pile = view["pile"]
+        cards = [shown["card"] for shown in pile["top"]]
+        seed = f"oink:{self.kind}:{view['seat']}:{pile['id']}:{cards}"
+        dice = random.Random(seed)
+        r = self.reflexes
+        reaction = max(REACTION_FLOOR_MS, round(dice.lognormvariate(math.log(r.median_ms), r.spread)))
+        noticed, wrong, alarmed = dice.random() >= r.miss, dice.random() < r.wrong_cry, dice.random() < r.false_alarm
+        flip_after = dice.randint(*r.flip_ms)
+        other = dice.randrange(len(CRIES) - 1)
+        cry = correct_cry(cards[0], cards[1] if len(cards) > 1 else None) if cards else None
+        if cry is not None and noticed:
+            planned = cry if not wrong else (other if other < cry else other + 1)
+        elif cry is None and cards and alarmed:
+            planned, reaction = other, reaction + r.median_ms // 2  # a double take before the mistake
+        else:
+            planned = None
+        return Plan(planned, pile["revealed_at"] + reaction, flip_after)
+
+    def choose(self, view, legal, rng):
+        plan = self.plan(view)
+        if plan.cry is not None:
+            slap = {"type": "slap", "cry": plan.cry, "pile": view["pile"]["id"]}
+            if slap in legal:
+                return slap
+        if {"type": "flip"} in legal:
+            return {"type": "flip"}
+        return None
+
+    def delay_ms(self, view, action, now_ms, rng):
+        plan = self.plan(view)
+        if action["type"] == "slap":
+            return max(0, plan.slap_at - now_ms)
+        return max(0, (view["flip_open_since"] or now_ms) + plan.flip_after - now_ms)
+
+
+EASY = Reflexes(median_ms=700, spread=0.25, miss=0.2, wrong_cry=0.12, false_alarm=0.03, flip_ms=(400, 1200))
+SENSIBLE = Reflexes(median_ms=480, spread=0.2, miss=0.06, wrong_cry=0.06, false_alarm=0.015, flip_ms=(250, 700))
+HARD = Reflexes(median_ms=330, spread=0.15, miss=0.02, wrong_cry=0.02, false_alarm=0.005, flip_ms=(150, 400))
+
+BOTS = {
+    "random": RandomBot(),
+    "easy": OinkBot("easy", EASY),
+    "sensible": OinkBot("sensible", SENSIBLE),
+    "hard": OinkBot("hard", HARD),
+}
