@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class PigPileConfig(AppConfig):
+    name = "games.pigpile"
+    label = "pigpile"
+    verbose_name = "Pig Pile"
+
+    def ready(self):
+        from games.pigpile.bots import BOTS
+        from games.pigpile.engine import ENGINE
+        from pigparlor.tables.registry import Game, register
+
+        register(Game(engine=ENGINE, bots=BOTS, table_template="pigpile/table.html",
+                      blurb="Race to shed your cards; wash the pile with an 8."))

@@ -1,0 +1,56 @@
+"""Pig Pile bots. They see only their seat's view and legal actions.
+
+The sensible bot plays low and sheds whole sets, keeps Hog Wilds and Hog Wash
+8s for when they pay (a big pile to wash, or nothing else to play), takes any
+wash a run of three offers, and lays its strongest cards face up.
+"""
+from __future__ import annotations
+
+from games.core.bots import Bot, RandomBot
+from games.pigpile.cards import HOG_WASH, WILD
+from games.pigpile.rules import strength
+
+BIG_PILE = 5
+
+
+class SensibleBot(Bot):
+    kind = "sensible"
+
+    def choose(self, view, legal, rng):
+        if not legal:
+            return None
+        kind = legal[0]["type"]
+        if kind == "faceup":
+            return max(legal, key=_face_up_score)
+        if kind == "slop":
+            return rng.choice(legal)
+        if kind == "pickup_faceup":
+            # Take the weakest face-up number back to the hand; the strong ones stay for later.
+            return min(legal, key=lambda action: (strength(action["rank"]), -action["count"]))
+        if kind == "pickup":
+            return legal[0]
+        return max(legal, key=lambda action: _play_score(view, action))
+
+
+def _face_up_score(action: dict) -> tuple:
+    ranks = action["ranks"]
+    pairs = len(ranks) - len(set(ranks))
+    return sum(strength(rank) for rank in ranks) + 2 * pairs, ranks
+
+
+def _play_score(view: dict, action: dict) -> float:
+    rank, count = action["rank"], action["count"]
+    run = view["run"]
+    on_top = run["count"] if run and run["rank"] == rank else 0
+    pile = len(view["pile"])
+    if rank == WILD:
+        # Three Hog Wilds in a row wash; otherwise a Hog Wild is the last resort. Spend one at a time.
+        return (10 if on_top + count >= 3 else -60) - count
+    if rank == HOG_WASH:
+        return (20 + pile if pile >= BIG_PILE else -40) - count
+    if on_top + count >= 3:
+        return 100 + count + pile  # a wash: the pile is gone and the turn goes on
+    return 40 - 3 * rank + count
+
+
+BOTS = {"random": RandomBot(), "sensible": SensibleBot()}
