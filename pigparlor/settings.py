@@ -27,6 +27,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "pigparlor.tables",
+    "pigparlor.api",
     "pigparlor.lobby",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
@@ -113,3 +114,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bot think time before a bot's move, in ms (0 in tests).
 PIGPARLOR_BOT_DELAY_MS = int(os.environ.get("PIGPARLOR_BOT_DELAY_MS", "700"))
+
+# A human whose last socket closed gets this long to come back before a bot plays the seat.
+PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000"))
+# Per-socket limits on table sockets: largest message, burst and steady rate (messages/s).
+PIGPARLOR_WS_MAX_BYTES = 4096
+PIGPARLOR_WS_BURST = 20
+PIGPARLOR_WS_RATE = 10.0

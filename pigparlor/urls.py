@@ -5,4 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("pigparlor.lobby.urls")),
+    path("", include("pigparlor.tables.urls")),
+    path("api/", include("pigparlor.api.urls")),
 ]

@@ -1,0 +1,45 @@
+"""The JSON table protocol's socket (docs/api.md).
+
+Server → ``{"type": "state", ...}`` on connect and after every change (with
+``"outcome"`` once finished), ``{"type": "error", "code", "message"}``, and for
+real-time games ``{"type": "ping", "id"}``. Client → ``{"type": "act",
+"version", "action"}``, ``{"type": "snapshot"}``, ``{"type": "pong", "id"}``.
+"""
+from __future__ import annotations
+
+import json
+
+from pigparlor.tables import rendering
+from pigparlor.tables.errors import BAD_REQUEST, TableError
+from pigparlor.tables.sockets import TableSocket
+
+
+class ApiTableConsumer(TableSocket):
+    async def send_state(self, snapshot, full: bool):
+        frame = rendering.JSON.get((*snapshot.key, self.viewer))
+        if frame is None:
+            frame = rendering.json_state(snapshot, self.viewer)
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def send_error(self, refusal: TableError):
+        await self.send(text_data=json.dumps(refusal.as_json()))
+
+    async def send_ping(self, ping_id: int):
+        await self.send(text_data=json.dumps({"type": "ping", "id": ping_id}))
+
+    async def handle(self, message):
+        if not isinstance(message, dict):
+            raise TableError(BAD_REQUEST, "messages are JSON objects")
+        kind = message.get("type")
+        if kind == "act":
+            if "version" not in message or "action" not in message:
+                raise TableError(BAD_REQUEST, "act needs \"version\" and \"action\"")
+            if not isinstance(message["action"], dict):
+                raise TableError(BAD_REQUEST, "action must be a JSON object")
+            await self.submit(message["version"], message["action"])
+        elif kind == "snapshot":
+            await self.resend()
+        elif kind == "pong":
+            self.round_trip.pong(message.get("id"))
+        else:
+            raise TableError(BAD_REQUEST, f"unknown message type {kind!r}")

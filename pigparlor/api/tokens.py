@@ -1,0 +1,51 @@
+"""Creating, revoking and checking personal API tokens.
+
+Tokens are 256 random bits, so a plain SHA-256 digest is enough to store them
+safely (no salt or slow hash is needed against guessing).
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.utils import timezone
+
+from pigparlor.api.models import ApiToken
+
+PREFIX = "pp_"
+
+
+def digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def create_token(user, name: str = "") -> str:
+    """A fresh token for ``user``; returns the raw token (never stored)."""
+    raw = PREFIX + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], digest=digest(raw))
+    return raw
+
+
+def revoke_token(user, token_id: int) -> bool:
+    """Delete one of ``user``'s tokens; False if they have no such token."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def user_for_token(raw: str | None):
+    """The active user a raw token belongs to, or None."""
+    if not raw or not raw.startswith(PREFIX):
+        return None
+    token = ApiToken.objects.select_related("user").filter(digest=digest(raw)).first()
+    if token is None or not token.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user
+
+
+def bearer(header: str | None) -> str | None:
+    """The token in an ``Authorization: Bearer <token>`` header value."""
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None

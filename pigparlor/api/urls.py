@@ -1,0 +1,9 @@
+from django.urls import path
+
+from pigparlor.api import views
+
+urlpatterns = [
+    path("tables/", views.create, name="api-create-table"),
+    path("tables/<int:table_id>/", views.detail, name="api-table"),
+    path("tables/<int:table_id>/join/", views.join, name="api-join-table"),
+]

@@ -1,0 +1,102 @@
+"""The JSON table protocol over HTTP (docs/api.md): create, join, read a table.
+
+Views only authenticate, validate, call one service and answer.
+"""
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from pigparlor.api.tokens import bearer, user_for_token
+from pigparlor.tables import services
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, TableError
+from pigparlor.tables.models import Table
+
+STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404}
+
+
+def error(code: str, message: str, status: int | None = None) -> JsonResponse:
+    return JsonResponse({"type": "error", "code": code, "message": message}, status=status or STATUS.get(code, 409))
+
+
+def token_required(view):
+    @csrf_exempt
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        user = user_for_token(bearer(request.headers.get("Authorization")))
+        if user is None:
+            response = JsonResponse({"type": "error", "code": "unauthorized",
+                                     "message": "send Authorization: Bearer <your API token>"}, status=401)
+            response["WWW-Authenticate"] = "Bearer"
+            return response
+        request.user = user
+        try:
+            return view(request, *args, **kwargs)
+        except TableError as refusal:
+            return error(refusal.code, refusal.message)
+    return wrapped
+
+
+def json_body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise TableError(BAD_REQUEST, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise TableError(BAD_REQUEST, "the body must be a JSON object")
+    return body
+
+
+def ws_path(table: Table) -> str:
+    return f"/ws/api/tables/{table.pk}/"
+
+
+def describe(table: Table) -> dict:
+    seats = [{"index": seat.index, "user": seat.user.get_username() if seat.user else None,
+              "bot": seat.bot_kind or None, "replaced": seat.replaced}
+             for seat in table.seat_set.select_related("user").order_by("index")]
+    return {"id": table.pk, "game": table.game, "status": table.status, "seats": seats,
+            "version": table.version, "outcome": table.outcome}
+
+
+@token_required
+@require_http_methods(["POST"])
+def create(request):
+    body = json_body(request)
+    if "game" not in body or "seats" not in body:
+        raise TableError(BAD_REQUEST, "send {\"game\", \"seats\", \"bots\", \"options\"}")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise TableError(BAD_REQUEST, "options must be a JSON object")
+    table = services.create_table(
+        host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0), options=options,
+        private=bool(body.get("private", False)), title=str(body.get("title", "")))
+    return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
+
+
+def _table(table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError(NOT_FOUND, "no such table")
+    return table
+
+
+@token_required
+@require_http_methods(["POST"])
+def join(request, table_id: int):
+    body = json_body(request)
+    seat = services.join_table(_table(table_id), request.user, invite_code=body.get("invite_code"))
+    return JsonResponse({"id": table_id, "seat": seat, "ws": f"/ws/api/tables/{table_id}/"})
+
+
+@token_required
+@require_http_methods(["GET"])
+def detail(request, table_id: int):
+    table = _table(table_id)
+    if table.private and not table.seat_set.filter(user=request.user).exists():
+        raise TableError(FORBIDDEN, "this table is private")
+    return JsonResponse(describe(table))

@@ -1,0 +1,35 @@
+"""What happens after a table change commits: its sockets hear the new version,
+the lobby hears about seat/status changes, and the clock learns the next wake-up.
+
+Only the version travels over the channel layer; every socket renders (from its
+per-viewer cache or the database) what its own viewer may see.
+"""
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from pigparlor.tables.signals import table_listing_changed
+
+
+def group_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def announce_after_commit(table, *, listing: bool = False) -> None:
+    """Queue the broadcast of ``table``'s current version for when the transaction commits."""
+    table_id, version, seats_rev, wake_at_ms = table.pk, table.version, table.seats_rev, table.wake_at_ms
+
+    def send():
+        from pigparlor.tables.clock import CLOCK
+
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                group_name(table_id), {"type": "table.changed", "version": version, "seats_rev": seats_rev})
+        if listing:
+            table_listing_changed.send(sender=type(table), table=table)
+        CLOCK.wake(wake_at_ms)
+
+    transaction.on_commit(send)

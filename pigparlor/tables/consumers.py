@@ -1,0 +1,79 @@
+"""The browser's table socket: htmx's ws extension on the other end.
+
+Frames are HTML: out-of-band swaps by element id, only the parts that changed
+since this socket's last frame, plus ``#table-version`` carrying the version and
+the version the frame builds on (``data-base``; empty for a full snapshot) so
+the page can spot a gap and ask for a snapshot. Actions come from ``ws-send``
+forms: ``{"version": "7", "action": "<json>", "HEADERS": {...}}``.
+"""
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from django.utils.html import format_html
+
+from pigparlor.tables import presence, rendering
+from pigparlor.tables.errors import BAD_REQUEST, TableError
+from pigparlor.tables.fragments import out_of_band
+from pigparlor.tables.sockets import TableSocket
+
+
+class TableConsumer(TableSocket):
+    sent_parts: dict[str, str]
+
+    async def send_state(self, snapshot, full: bool):
+        if full or not hasattr(self, "sent_parts"):
+            self.sent_parts = {}
+        base = "" if full or self.sent_key is None else self.sent_key[0]
+        parts = rendering.HTML.get((*snapshot.key, self.viewer))
+        if parts is None:
+            parts = await database_sync_to_async(rendering.html_parts)(snapshot, self.viewer)
+        frame = rendering.html_frame(parts, self.sent_parts)
+        self.sent_parts = dict(parts)
+        marker = format_html('<div id="table-version" hx-swap-oob="true" hidden data-version="{}" data-base="{}"></div>',
+                             snapshot.table.version, base)
+        await self.send(text_data=frame + marker)
+
+    async def send_error(self, refusal: TableError):
+        element = format_html('<div id="table-error" class="table-error" role="alert" data-code="{}">{}</div>',
+                              refusal.code, refusal.message)
+        if hasattr(self, "sent_parts"):
+            self.sent_parts["table-error"] = element
+        await self.send(text_data=out_of_band(element))
+
+    async def send_ping(self, ping_id: int):
+        await self.send(text_data=f'<div id="table-ping" hx-swap-oob="true" hidden data-ping="{ping_id}"></div>')
+
+    async def handle(self, message):
+        if not isinstance(message, dict):
+            raise TableError(BAD_REQUEST, "messages are JSON objects")
+        kind = message.get("type")
+        if kind == "snapshot":
+            await self.resend()
+        elif kind == "pong":
+            self.round_trip.pong(message.get("id"))
+        elif message.get("control") == "reclaim":
+            await database_sync_to_async(presence.reclaim_seat)(self.table_id, self.user)
+        elif "version" in message and "action" in message:
+            await self.submit(parse_version(message["version"]), parse_action(message["action"]))
+        else:
+            raise TableError(BAD_REQUEST, "unknown message")
+
+
+def parse_version(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise TableError(BAD_REQUEST, "version must be an integer") from None
+
+
+def parse_action(value) -> dict:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise TableError(BAD_REQUEST, "action must be JSON") from None
+    if not isinstance(value, dict):
+        raise TableError(BAD_REQUEST, "action must be a JSON object")
+    return value

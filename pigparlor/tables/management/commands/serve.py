@@ -1,0 +1,55 @@
+"""``manage.py serve``: the whole site in one process.
+
+Applies migrations, then runs Daphne on the ASGI app with the table clock (turn
+timers, bot moves, seat hand-overs) as a task on the same event loop.
+"""
+from daphne.server import Server  # first: it installs Twisted's asyncio reactor
+
+import asyncio  # noqa: E402
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.core.management.base import BaseCommand  # noqa: E402
+
+
+class Command(BaseCommand):
+    help = "Migrate, then serve the site (HTTP + WebSockets) with the table clock in the same process."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--no-clock", action="store_true",
+                            help="do not run the clock here (another process runs it)")
+
+    def handle(self, host, port, no_clock, verbosity, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        if not settings.DEBUG:
+            call_command("collectstatic", interactive=False, verbosity=0)
+        if not settings.REDIS_URL:
+            self.forget_stale_connections()
+        from pigparlor.asgi import application
+        from pigparlor.tables.clock import CLOCK
+
+        tasks = []
+
+        def ready():
+            if not no_clock:
+                tasks.append(asyncio.get_event_loop().create_task(CLOCK.run()))
+            self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
+            self.stdout.flush()
+
+        server = Server(application=application, endpoints=[f"tcp:port={port}:interface={host}"],
+                        ready_callable=ready, verbosity=max(0, verbosity - 1),
+                        websocket_max_message_size=64 * 1024)
+        from twisted.internet import reactor
+
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: [task.cancel() for task in tasks])
+        server.run()
+
+    def forget_stale_connections(self):
+        """Alone (no Redis), this process holds every socket: counts left by a
+        previous run are stale, and those players get the grace period from now."""
+        from pigparlor.tables.models import RUNNING, Seat
+        from pigparlor.tables.timing import epoch_ms
+
+        Seat.objects.filter(table__status=RUNNING, connections__gt=0).update(connections=0, left_at_ms=epoch_ms())

@@ -1,0 +1,96 @@
+"""A table: one game being played, its seats, and its append-only action log.
+
+The engine state lives in ``Table.state`` as the engine's ``dump``; ``version``
+counts the changes to it (0 = not started). ``seats_rev`` counts changes to who
+sits where and who is connected, which the page shows but the engine never sees.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
+
+
+class Table(models.Model):
+    STATUSES = [(OPEN, "Open"), (RUNNING, "Running"), (FINISHED, "Finished"), (ABORTED, "Aborted")]
+
+    game = models.CharField(max_length=40, db_index=True)
+    title = models.CharField(max_length=80, blank=True)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="hosted_tables")
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, blank=True)
+    seed = models.BigIntegerField()
+    version = models.PositiveIntegerField(default=0)
+    seats_rev = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    started_at_ms = models.BigIntegerField(null=True, blank=True)
+    changed_at_ms = models.BigIntegerField(null=True, blank=True)
+    wake_at_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.game} table {self.pk} ({self.status})"
+
+    @property
+    def display_title(self) -> str:
+        return self.title or f"Table {self.pk}"
+
+
+class Seat(models.Model):
+    """One chair. A bot seat has ``bot_kind``; a human seat whose player left or
+    kept timing out is ``replaced`` (a bot plays it) until the player returns."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    bot_kind = models.CharField(max_length=20, blank=True)
+    replaced = models.BooleanField(default=False)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    connections = models.PositiveSmallIntegerField(default=0)
+    left_at_ms = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index")]
+
+    def __str__(self):
+        return f"seat {self.index} of table {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind) or self.replaced
+
+    @property
+    def taken(self) -> bool:
+        return bool(self.bot_kind) or self.user_id is not None
+
+
+class ActionLog(models.Model):
+    """Every change to a table's state, in order: replaying these from the seed
+    (``now_ms`` = ``at_ms - started_at_ms``) rebuilds the state exactly."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    action = models.JSONField()
+    at_ms = models.BigIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [models.UniqueConstraint(fields=["table", "version"], name="one_action_per_version")]
+
+    def __str__(self):
+        return f"table {self.table_id} v{self.version}: {self.action}"

@@ -1,0 +1,205 @@
+"""Every write to a table, each one transaction (style.md habit 7).
+
+``act`` is the one door for every change to a game's state: a click, a JSON API
+call, a bot's move, a timer. It locks the table row, checks in a fixed order
+(table exists → your seat → game over → stale version → the rules) and answers
+refusals with ``TableError`` codes, changing nothing. After the commit the new
+version goes out (``broadcast.announce_after_commit``).
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.core import IllegalAction
+from pigparlor.tables import presence
+from pigparlor.tables.botdriver import STAND_IN
+from pigparlor.tables.broadcast import announce_after_commit
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
+from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
+from pigparlor.tables.registry import UnknownGame, get_game
+from pigparlor.tables.timing import epoch_ms, to_engine_ms
+
+def game_for(slug: str):
+    try:
+        return get_game(slug)
+    except UnknownGame:
+        raise TableError(BAD_REQUEST, f"unknown game {slug!r}") from None
+
+
+def _locked(table_or_id) -> Table:
+    table_id = table_or_id.pk if isinstance(table_or_id, Table) else table_or_id
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError(NOT_FOUND, "no such table")
+    return table
+
+
+def _seats(table) -> list[Seat]:
+    return list(table.seat_set.select_related("user").order_by("index"))
+
+
+@transaction.atomic
+def create_table(*, host, game, seats, bots=0, options=None, private=False, title="") -> Table:
+    """A new table: the host takes seat 0, bots take the last ``bots`` seats; it
+    starts at once if that fills every seat."""
+    engine = game_for(game).engine
+    try:
+        engine.check_seats(seats)
+        options = engine.clean_options(options)
+    except IllegalAction as refusal:
+        raise TableError(BAD_REQUEST, refusal.reason) from None
+    if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots < seats:
+        raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - 1}")
+    table = Table.objects.create(
+        game=game, title=(title or "")[:80], host=host, seats=seats, options=options, private=bool(private),
+        invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63))
+    Seat.objects.bulk_create(
+        Seat(table=table, index=index, user=host if index == 0 else None,
+             bot_kind=STAND_IN if index >= seats - bots else "")
+        for index in range(seats))
+    if bots == seats - 1:
+        _start(table, _seats(table))
+    announce_after_commit(table, listing=True)
+    return table
+
+
+@transaction.atomic
+def join_table(table, user, invite_code=None) -> int:
+    """Take the first free seat (the same seat again if already seated); returns its index."""
+    table = _locked(table)
+    seats = _seats(table)
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is not None:
+        return mine.index
+    if table.private and invite_code != table.invite_code:
+        raise TableError(FORBIDDEN, "this table is private: you need its invite link")
+    if table.status != OPEN:
+        raise TableError(ILLEGAL, "this table has already started")
+    free = next(seat for seat in seats if not seat.taken)
+    free.user = user
+    free.save(update_fields=["user"])
+    table.seats_rev += 1
+    if all(seat.taken for seat in seats):
+        _start(table, seats)
+    table.save()
+    announce_after_commit(table, listing=True)
+    return free.index
+
+
+@transaction.atomic
+def leave_table(table, user) -> None:
+    """Before the start the seat is freed (the table closes when no human is left);
+    during play a bot takes over the seat until the player comes back."""
+    table = _locked(table)
+    seats = _seats(table)
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is None:
+        raise TableError(FORBIDDEN, "you have no seat at this table")
+    if table.status == OPEN:
+        mine.user = None
+        mine.save(update_fields=["user"])
+        humans = [seat for seat in seats if seat.user_id is not None]
+        if not humans:
+            table.status = ABORTED
+            table.finished_at = timezone.now()
+        elif table.host_id == user.pk:
+            table.host = humans[0].user
+    elif table.status == RUNNING:
+        mine.replaced = True
+        mine.save(update_fields=["replaced"])
+        presence.refresh_wake(table, seats)
+    else:
+        raise TableError(ILLEGAL, "the game is over")
+    table.seats_rev += 1
+    table.save()
+    announce_after_commit(table, listing=True)
+
+
+@transaction.atomic
+def start_table(table, user) -> None:
+    """The host starts early: bots sit in the empty seats."""
+    table = _locked(table)
+    if table.host_id != user.pk:
+        raise TableError(FORBIDDEN, "only the host can start the table")
+    if table.status != OPEN:
+        raise TableError(ILLEGAL, "this table has already started")
+    seats = _seats(table)
+    for seat in seats:
+        if not seat.taken:
+            seat.bot_kind = STAND_IN
+            seat.save(update_fields=["bot_kind"])
+    table.seats_rev += 1
+    _start(table, seats)
+    table.save()
+    announce_after_commit(table, listing=True)
+
+
+def _start(table: Table, seats: list[Seat]) -> None:
+    """Deal: version 1 is the starting position; every logged action comes after it."""
+    engine = get_game(table.game).engine
+    now = epoch_ms()
+    state = engine.start(table.seats, table.seed, table.options)
+    table.status = RUNNING
+    table.started_at = timezone.now()
+    table.started_at_ms = table.changed_at_ms = now
+    table.version = 1
+    table.state = engine.dump(state)
+    table.wake_at_ms = presence.next_wake(get_game(table.game), table, state, seats)
+    table.save()
+
+
+def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None) -> int:
+    """Apply ``action`` for ``seat`` if the table is still at ``expected_version``.
+
+    ``user`` None means the platform itself (the clock, a bot); otherwise the
+    user must own ``seat``. ``rtt_ms`` is the server's estimate of the socket's
+    round trip, passed on to real-time engines only. Returns the new version.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise TableError(BAD_REQUEST, "an action is a JSON object with a \"type\"")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise TableError(BAD_REQUEST, "version must be an integer")
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        if user is not None and (seat is None or not 0 <= seat < len(seats) or seats[seat].user_id != user.pk):
+            raise TableError(FORBIDDEN, "that is not your seat")
+        if table.status in (FINISHED, ABORTED):
+            raise TableError(ILLEGAL, "the game is over")
+        if table.status == OPEN:
+            raise TableError(ILLEGAL, "the game has not started")
+        if expected_version != table.version:
+            raise TableError(STALE, f"the table is at version {table.version}, not {expected_version}")
+        game = get_game(table.game)
+        engine = game.engine
+        action = {key: value for key, value in action.items() if key != "rtt_ms"}
+        if engine.realtime and user is not None and rtt_ms is not None:
+            action["rtt_ms"] = int(rtt_ms)
+        state = engine.load(table.state)
+        now = max(epoch_ms(), table.changed_at_ms)
+        try:
+            new_state = engine.apply(state, seat, action, to_engine_ms(table, now))
+        except IllegalAction as refusal:
+            raise TableError(ILLEGAL, refusal.reason) from None
+        listing = presence.count_timeouts(engine, state, seat, user, seats)
+        table.version += 1
+        ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user)
+        table.state = engine.dump(new_state)
+        table.changed_at_ms = now
+        outcome = engine.outcome(new_state)
+        if outcome is not None:
+            table.status = FINISHED
+            table.outcome = outcome.as_json()
+            table.finished_at = timezone.now()
+            table.wake_at_ms = None
+            listing = True
+        else:
+            table.wake_at_ms = presence.next_wake(game, table, new_state, seats)
+        if listing:
+            table.seats_rev += 1
+        table.save()
+        announce_after_commit(table, listing=listing)
+        return table.version

@@ -1,0 +1,139 @@
+"""What the browser socket and the JSON API socket share (style.md habit 8).
+
+Each socket joins its table's group, hears "table.changed" with a version, and
+sends what its own viewer may see at that version (rendered once per viewer per
+version, see ``rendering``). Incoming messages pass a size and rate check, are
+parsed by the subclass, and go to one service call. Anything refused gets an
+error for this socket only and changes nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from pigparlor.tables import presence, rendering
+from pigparlor.tables.broadcast import group_name
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
+from pigparlor.tables.services import act
+
+PING_SECONDS = 2.0
+
+
+class TableSocket(AsyncWebsocketConsumer):
+    table_id: int
+    viewer: int | None = None
+    sent_key: tuple[int, int] | None = None
+
+    async def dispatch(self, message):
+        # Channels would hop to a worker thread before every message to close
+        # stale DB connections; every ORM call here already goes through
+        # database_sync_to_async, which does that itself.
+        handler = getattr(self, message["type"].replace(".", "_"), None)
+        if handler is None:
+            raise ValueError(f"no handler for {message['type']}")
+        await handler(message)
+
+    # -- lifecycle -----------------------------------------------------------
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.user = user
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.limit = RateLimit()
+        self.round_trip = RoundTrip()
+        self.pinger = None
+        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
+        try:
+            snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
+            self.viewer = rendering.viewer_for(snapshot, user, invite)
+        except TableError as refusal:
+            await self.accept()
+            await self.send_error(refusal)
+            await self.close(code=4403)
+            return
+        await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_snapshot(snapshot, full=True)
+        if self.viewer is not None:
+            await database_sync_to_async(presence.seat_connected)(self.table_id, user)
+        if snapshot.game.engine.realtime:
+            self.pinger = asyncio.ensure_future(self.ping_forever())
+
+    async def disconnect(self, code):
+        if self.pinger is not None:
+            self.pinger.cancel()
+        if getattr(self, "user", None) is None or not hasattr(self, "table_id"):
+            return
+        await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
+        if self.viewer is not None:
+            await database_sync_to_async(presence.seat_disconnected)(self.table_id, self.user)
+
+    async def ping_forever(self):
+        while True:
+            await self.send_ping(self.round_trip.ping())
+            await asyncio.sleep(PING_SECONDS)
+
+    # -- outgoing --------------------------------------------------------------
+    async def table_changed(self, event):
+        key = (event["version"], event["seats_rev"])
+        if self.sent_key is not None and key <= self.sent_key:
+            return
+        snapshot = rendering.cached_snapshot((self.table_id, *key))
+        if snapshot is None:
+            snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
+        await self.send_snapshot(snapshot, full=False)
+
+    async def send_snapshot(self, snapshot, full: bool):
+        key = (snapshot.table.version, snapshot.table.seats_rev)
+        if not full and self.sent_key is not None and key <= self.sent_key:
+            return
+        await self.send_state(snapshot, full)
+        self.sent_key = key
+
+    async def resend(self):
+        snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
+        await self.send_snapshot(snapshot, full=True)
+
+    # -- incoming --------------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None):
+        if too_big(text_data, bytes_data):
+            await self.send_error(TableError(BAD_REQUEST, "message too large"))
+            return
+        if not self.limit.allow():
+            await self.send_error(TableError(BAD_REQUEST, "too many messages: slow down"))
+            return
+        try:
+            message = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError):
+            await self.send_error(TableError(BAD_REQUEST, "messages are JSON"))
+            return
+        try:
+            await self.handle(message)
+        except TableError as refusal:
+            await self.send_error(refusal)
+
+    async def handle(self, message):
+        """Parse one message (the subclass's format) and call one service."""
+        raise NotImplementedError
+
+    async def submit(self, version, action):
+        if self.viewer is None:
+            raise TableError(FORBIDDEN, "spectators cannot act")
+        await database_sync_to_async(act)(
+            self.table_id, self.viewer, action, version, user=self.user, rtt_ms=self.round_trip.estimate_ms())
+
+    async def send_state(self, snapshot, full: bool):
+        raise NotImplementedError
+
+    async def send_error(self, refusal: TableError):
+        raise NotImplementedError
+
+    async def send_ping(self, ping_id: int):
+        raise NotImplementedError
