@@ -29,6 +29,8 @@ INSTALLED_APPS = [
     "pigparlor.tables",
     "pigparlor.api",
     "pigparlor.lobby",
+    "pigparlor.accounts",
+    "pigparlor.pwa",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
 # registers the engine with pigparlor.tables.registry. A new game is a new folder.

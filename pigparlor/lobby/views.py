@@ -1,7 +1,138 @@
-from django.shortcuts import render
+"""The lobby: the games, each game's tables, creating, joining, leaving, starting."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
-from pigparlor.tables.registry import all_games
+from pigparlor.lobby.forms import CreateTableForm
+from pigparlor.lobby.listing import render_listing
+from pigparlor.lobby.room import room_context, table_page_url
+from pigparlor.lobby.rules import rules_html
+from pigparlor.tables import services
+from pigparlor.tables.errors import TableError
+from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Table
+from pigparlor.tables.registry import UnknownGame, all_games, get_game
+
+
+def _game_or_404(slug):
+    try:
+        return get_game(slug)
+    except UnknownGame:
+        raise Http404("no such game") from None
+
+
+def _go(request, url):
+    """Redirect; for htmx requests, tell htmx to navigate instead of swapping."""
+    if request.headers.get("HX-Request"):
+        response = redirect(url)
+        response.status_code = 204
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
 
 
 def home(request):
     return render(request, "lobby/home.html", {"games": all_games()})
+
+
+def game(request, slug):
+    game = _game_or_404(slug)
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(Table.objects.filter(game=slug, status__in=[OPEN, RUNNING], seat_set__user=request.user)
+                    .distinct().order_by("-created_at"))
+    return render(request, "lobby/game.html", {
+        "game": game, "listing": render_listing(game), "my_tables": mine,
+        "form": CreateTableForm(game=game),
+    })
+
+
+@login_required
+def create(request, slug):
+    game = _game_or_404(slug)
+    form = CreateTableForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.create_table(
+                host=request.user, game=slug, seats=data["seats"], bots=data["bots"],
+                options=form.table_options(), private=data["private"], title=data["title"])
+        except TableError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            return redirect(_after_seating(table))
+    return render(request, "lobby/create.html", {"game": game, "form": form})
+
+
+def _after_seating(table) -> str:
+    table.refresh_from_db()
+    if table.status == OPEN:
+        return reverse("lobby:table", args=[table.pk])
+    return table_page_url(table)
+
+
+def rules(request, slug):
+    game = _game_or_404(slug)
+    return render(request, "lobby/rules.html", {"game": game, "rules": rules_html(slug)})
+
+
+def table(request, table_id):
+    """The room before the deal: who sits where, join/leave/start, the invite link.
+    Once the game runs (or ended) the table page itself takes over."""
+    table = get_object_or_404(Table, pk=table_id)
+    if table.status in (RUNNING, FINISHED):
+        return redirect(table_page_url(table))
+    context = room_context(table, request.user, request.GET.get("invite"))
+    if context is None:
+        raise Http404("no such table")
+    return render(request, "lobby/table.html", {**context, "origin": f"{request.scheme}://{request.get_host()}"})
+
+
+def invite(request, code):
+    table = Table.objects.filter(invite_code=code).exclude(invite_code="").first()
+    if table is None:
+        raise Http404("this invite link is not valid")
+    return redirect(f"{reverse('lobby:table', args=[table.pk])}?invite={code}")
+
+
+def _table_action(request, table_id, do):
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        url = do(table)
+    except TableError as refusal:
+        messages.error(request, refusal.message)
+        url = reverse("lobby:table", args=[table.pk])
+        if request.POST.get("invite_code"):
+            url += f"?invite={request.POST['invite_code']}"
+    return _go(request, url)
+
+
+@require_POST
+def join(request, table_id):
+    if not request.user.is_authenticated:
+        return _go(request, f"{reverse('account_login')}?next={reverse('lobby:table', args=[table_id])}")
+
+    def do(table):
+        services.join_table(table, request.user, invite_code=request.POST.get("invite_code") or None)
+        return _after_seating(table)
+    return _table_action(request, table_id, do)
+
+
+@login_required
+@require_POST
+def leave(request, table_id):
+    def do(table):
+        services.leave_table(table, request.user)
+        return reverse("lobby:game", args=[table.game])
+    return _table_action(request, table_id, do)
+
+
+@login_required
+@require_POST
+def start(request, table_id):
+    def do(table):
+        services.start_table(table, request.user)
+        return table_page_url(table)
+    return _table_action(request, table_id, do)

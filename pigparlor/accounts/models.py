@@ -1,0 +1,19 @@
+"""A player's profile: what other players see besides the username."""
+from django.conf import settings
+from django.db import models
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(
+        max_length=40, blank=True,
+        help_text="Shown at the tables instead of your username. Leave empty to use your username.")
+
+    def __str__(self):
+        return f"profile of {self.user}"
+
+
+def display_name(user) -> str:
+    """The name a player goes by at the tables: their display name, else their username."""
+    profile = Profile.objects.filter(user=user).only("display_name").first()
+    return (profile.display_name if profile else "") or user.get_username()

@@ -1,0 +1,54 @@
+"""The create-table form, built from the game's own option declarations.
+
+The lobby knows no game's rules: seats come from ``min_seats``/``max_seats``
+and every ``games.core.Option`` (bool, int, choice) becomes a field named
+``opt_<name>``. The engine's ``clean_options`` remains the judge.
+"""
+from __future__ import annotations
+
+from django import forms
+
+
+def _option_field(option) -> forms.Field:
+    common = {"label": option.label, "help_text": option.help, "initial": option.default}
+    if option.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    if option.kind == "int":
+        return forms.IntegerField(min_value=option.min, max_value=option.max, **common)
+    if option.kind == "choice":
+        return forms.ChoiceField(choices=[(choice, choice.replace("_", " ")) for choice in option.choices], **common)
+    raise ValueError(f"unknown option kind {option.kind}")
+
+
+class CreateTableForm(forms.Form):
+    title = forms.CharField(max_length=80, required=False, label="Table name",
+                            help_text="Optional. Everyone in the lobby sees it.")
+    seats = forms.TypedChoiceField(coerce=int, label="Players")
+    bots = forms.IntegerField(min_value=0, initial=0, label="Bots",
+                              help_text="Bots take the last seats. Fill every other seat with bots to start at once.")
+    private = forms.BooleanField(required=False, label="Private table",
+                                 help_text="Hidden from the lobby; friends join with the invite link.")
+
+    def __init__(self, *args, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        engine = game.engine
+        self.engine = engine
+        self.fields["seats"].choices = [(n, str(n)) for n in range(engine.min_seats, engine.max_seats + 1)]
+        self.fields["seats"].initial = min(max(4, engine.min_seats), engine.max_seats)
+        self.fields["bots"].max_value = engine.max_seats - 1
+        self.fields["bots"].widget.attrs.update({"min": 0, "max": engine.max_seats - 1})
+        for option in engine.options:
+            self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def clean(self):
+        cleaned = super().clean()
+        seats, bots = cleaned.get("seats"), cleaned.get("bots")
+        if seats is not None and bots is not None and bots >= seats:
+            self.add_error("bots", f"At most {seats - 1} bots: one seat is yours.")
+        return cleaned
+
+    def option_fields(self):
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def table_options(self) -> dict:
+        return {option.name: self.cleaned_data[f"opt_{option.name}"] for option in self.engine.options}

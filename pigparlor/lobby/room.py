@@ -1,0 +1,31 @@
+"""The room before the deal: who sits where and what this visitor may do there."""
+from __future__ import annotations
+
+from django.urls import reverse
+
+from pigparlor.tables.models import OPEN, Table
+
+
+def table_page_url(table: Table) -> str:
+    """The live table page (players and spectators alike)."""
+    return reverse("table", args=[table.pk])
+
+
+def room_context(table: Table, user, invite_code: str | None) -> dict | None:
+    """What the room shows ``user``; None when a private table must stay hidden from them."""
+    seats = list(table.seat_set.select_related("user").order_by("index"))
+    mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
+    invited = bool(table.invite_code) and invite_code == table.invite_code
+    if table.private and mine is None and not invited:
+        return None
+    is_open = table.status == OPEN
+    return {
+        "table": table,
+        "seats": seats,
+        "my_seat": mine,
+        "is_host": user.is_authenticated and table.host_id == user.pk,
+        "can_join": is_open and mine is None and any(not seat.taken for seat in seats),
+        "invite_code": invite_code if invited else "",
+        "invite_path": reverse("lobby:invite", args=[table.invite_code]) if table.private and mine else "",
+        "empty_seats": sum(1 for seat in seats if not seat.taken),
+    }
