@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from games.core.bots import Bot, RandomBot
-from games.snout.pigs import DECK, PIG_BY_KEY, PIGS, TOSS_ODDS
+from games.snout.pigs import PIG_BY_KEY, PIGS, TOSS_ODDS
 
 # Keeping one more position in hand means one more toss you need before you can go out.
 POSITION_COST = 2.0
@@ -36,7 +36,7 @@ def win_chance(view: dict) -> tuple[float, float]:
     for pig, count in enumerate(hand_counts(view)):
         unseen[pig] -= count
     for card in view["pig_pile"]:
-        unseen[DECK[card["card"]]] -= 1
+        unseen[PIG_BY_KEY[card["pig"]]] -= 1
     pool = sum(unseen)
     mean = sum(count * PIGS[pig].points for pig, count in enumerate(unseen)) / pool
     square = sum(count * PIGS[pig].points ** 2 for pig, count in enumerate(unseen)) / pool

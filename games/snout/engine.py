@@ -109,12 +109,11 @@ class SnoutEngine(Engine):
 
 
 def _canonical(action: dict) -> dict:
-    """A pass names positions in any order; compare it in ``PIGS`` order."""
-    pigs = action.get("pigs")
-    if action.get("type") == "pass" and isinstance(pigs, list) and all(key in PIG_BY_KEY for key in pigs
-                                                                      if isinstance(key, str)):
-        if all(isinstance(key, str) for key in pigs):
-            return {**action, "pigs": sorted(pigs, key=PIG_BY_KEY.__getitem__)}
+    """A pass may name its positions in any order; compare it in ``PIGS`` order."""
+    keys = action.get("pigs")
+    if action.get("type") == "pass" and isinstance(keys, list) and all(
+            isinstance(key, str) and key in PIG_BY_KEY for key in keys):
+        return {**action, "pigs": sorted(keys, key=PIG_BY_KEY.__getitem__)}
     return action
 
 

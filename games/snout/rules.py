@@ -175,15 +175,13 @@ def toss_pig(state: SnoutState, now: int) -> SnoutState:
     for seat in order:
         if discards[seat]:
             continue
-        if not pigsty and pile:
+        if not pigsty:
+            # S5. Its "skip the draw if the Pig Pile is empty too" never happens: nobody who
+            # draws holds the tossed position, so its cards are all in the Pigsty or the Pile.
             pigsty, rng = rng.shuffled(pile)
             pile = []
             reshuffled = True
             events.append((None, "The Pig Pile was shuffled into a new Pigsty."))
-        if not pigsty:
-            draws[seat] = Draw.SKIPPED
-            events.append((seat, "could not draw: the Pigsty and the Pig Pile are empty"))
-            continue
         card, pigsty = pigsty[0], pigsty[1:]
         if pigs.pig_of(card) == pig:
             pile.append(card)

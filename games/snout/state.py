@@ -30,7 +30,6 @@ class Draw(int, Enum):
     NONE = 0        # had a match, so no draw
     HIDDEN = 1      # drew a card that stays secret in hand
     MATCH = 2       # drew a match and discarded it at once
-    SKIPPED = 3     # the Pigsty and the Pig Pile were both empty (S5)
 
 
 class End(str, Enum):
