@@ -5,6 +5,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("pigparlor.lobby.urls")),
+    path("", include("pigparlor.accounts.urls")),
+    path("", include("pigparlor.pwa.urls")),
     path("", include("pigparlor.tables.urls")),
     path("api/", include("pigparlor.api.urls")),
 ]
