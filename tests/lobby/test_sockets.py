@@ -1,0 +1,93 @@
+"""The lobby's live sockets: a game's listing and a table's waiting room follow every seat change."""
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from pigparlor.lobby.routing import websocket_urlpatterns
+from pigparlor.tables import services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+APP = URLRouter(websocket_urlpatterns)
+
+
+async def connect(path, user=None):
+    communicator = WebsocketCommunicator(APP, path)
+    communicator.scope["user"] = user or AnonymousUser()
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+@pytest.fixture
+def users(django_user_model):
+    return [django_user_model.objects.create_user(name, password="x") for name in ("ana", "bea")]
+
+
+async def test_listing_socket_sends_the_listing_then_every_change(count_game, users):
+    ana, bea = users
+    socket, connected = await connect("/ws/lobby/countgame/")
+    assert connected
+    first = await socket.receive_from()
+    assert 'id="lobby-listing"' in first and 'hx-swap-oob="true"' in first and "No open tables" in first
+
+    table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3, title="Trough")
+    created = await socket.receive_from()
+    assert "Trough" in created and "1 of 3 seated" in created
+
+    await sync_to_async(services.join_table)(table, bea)
+    joined = await socket.receive_from()
+    assert "2 of 3 seated" in joined
+    await socket.disconnect()
+
+
+async def test_listing_socket_for_an_unknown_game_is_closed():
+    _, connected = await connect("/ws/lobby/nope/")
+    assert not connected
+
+
+async def test_private_tables_never_reach_the_listing(count_game, users):
+    ana, _ = users
+    socket, _ = await connect("/ws/lobby/countgame/")
+    await socket.receive_from()
+    await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3, title="Hush", private=True)
+    update = await socket.receive_from()
+    assert "Hush" not in update
+    await socket.disconnect()
+
+
+async def test_waiting_room_follows_joins_and_the_start(count_game, users):
+    ana, bea = users
+    table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3)
+    room, connected = await connect(f"/ws/lobby/tables/{table.pk}/", ana)
+    assert connected
+    first = await room.receive_from()
+    assert 'id="waiting-room"' in first and "Start now with 2 bots" in first
+
+    await sync_to_async(services.join_table)(table, bea)
+    joined = await room.receive_from()
+    assert "bea" in joined and "Start now with 1 bot" in joined
+
+    await sync_to_async(services.start_table)(table, ana)
+    started = await room.receive_from()
+    assert "The cards are dealt" in started
+    await room.disconnect()
+
+
+async def test_waiting_room_of_a_private_table_needs_the_invite(count_game, users):
+    ana, bea = users
+    table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3, private=True)
+    _, connected = await connect(f"/ws/lobby/tables/{table.pk}/", bea)
+    assert not connected
+    room, connected = await connect(f"/ws/lobby/tables/{table.pk}/?invite={table.invite_code}", bea)
+    assert connected
+    assert "Take a seat" in await room.receive_from()
+    await room.disconnect()
+
+
+async def test_sockets_ignore_what_clients_send(count_game, users):
+    socket, _ = await connect("/ws/lobby/countgame/")
+    await socket.receive_from()
+    await socket.send_to(text_data='{"type": "act"}')
+    assert await socket.receive_nothing(timeout=0.2)
+    await socket.disconnect()
