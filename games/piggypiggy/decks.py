@@ -53,6 +53,15 @@ class Deck:
         kinds = [(Card(index, amount), count) for index, food in enumerate(self.foods) for amount, count in food.counts]
         return build_deck([*kinds, (GOAT, self.goats)])
 
+    @cached_property
+    def amounts(self) -> tuple[int, ...]:
+        """The food amount of each card id (0 for goats): stack sizes are summed a lot."""
+        return tuple(card.amount for card in self.cards)
+
+    @cached_property
+    def food_of(self) -> tuple[int | None, ...]:
+        return tuple(card.food for card in self.cards)
+
     def food_index(self, key: str) -> int | None:
         return next((index for index, food in enumerate(self.foods) if food.key == key), None)
 

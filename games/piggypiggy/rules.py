@@ -18,8 +18,8 @@ def put(items: tuple, index: int, value) -> tuple:
 
 def food_total(state: State, cards) -> int:
     """PG3: a stack's size is the food shown on its cards, not how many cards it has."""
-    table = state.the_deck.cards
-    return sum(table[card].amount for card in cards)
+    amounts = state.the_deck.amounts
+    return sum(amounts[card] for card in cards)
 
 
 def totals(state: State, food: int) -> tuple[int, ...]:
@@ -35,8 +35,8 @@ def strict_leader(amounts) -> int | None:
 
 
 def cards_of(state: State, cards, food: int) -> tuple[int, ...]:
-    table = state.the_deck.cards
-    return tuple(card for card in cards if table[card].food == food)
+    food_of = state.the_deck.food_of
+    return tuple(card for card in cards if food_of[card] == food)
 
 
 def goats_in(state: State, cards) -> tuple[int, ...]:
@@ -168,22 +168,17 @@ def score(state: State, seat: int, drawn: tuple[int, ...]) -> State:
     return state
 
 
-def can_still_change(state: State) -> bool:
-    """False once no card can ever move again (Our decisions, "a dry table").
-
-    That is: nothing to draw or reshuffle, no food in any hand, and no goat
-    with a target (another player's stack). Pigs need no check: outside step 1
-    a strictly biggest stack always holds its pig already (PG5, PG6).
-    """
-    if state.draw_pile or state.discards:
-        return True
-    table = state.the_deck.cards
-    for seat, hand in enumerate(state.hands):
-        if any(not table[card].is_goat for card in hand):
-            return True
-        if hand and any(stack for other, stacks in enumerate(state.stacks) if other != seat for stack in stacks):
-            return True
-    return False
+def after_turn(state: State, drawn: tuple[int, ...]) -> State:
+    """Our decision, "a stuck table": once nothing is left to draw or reshuffle, a whole round
+    of turns in which nobody plays food, plays a goat or draws a card ends the game on points.
+    (A goat always fills the discards, so only food plays and draws need checking.)"""
+    quiet = not (state.food_played or drawn or state.draw_pile or state.discards)
+    state = replace(state, quiet_turns=state.quiet_turns + 1 if quiet else 0)
+    if state.quiet_turns < state.seats:
+        return state
+    state = log(state, None, "A whole round passed with nothing left to draw and no card played: "
+                             "the game ends on points.")
+    return replace(state, phase=Phase.OVER, ending="stuck", turn_deadline=None)
 
 
 def begin_turn(state: State, seat: int, now_ms: int) -> State:
@@ -192,14 +187,11 @@ def begin_turn(state: State, seat: int, now_ms: int) -> State:
         deadline = now_ms + state.turn_seconds * 1000 if state.turn_seconds else None
         state = replace(state, current=seat, phase=Phase.PLAY, turn=state.turn + 1, food_played=False,
                         prompt=None, turn_deadline=deadline)
-        if not can_still_change(state):
-            state = log(state, None, "No card can move any more: the game ends on points.")
-            return replace(state, phase=Phase.OVER, ending="dry", turn_deadline=None)
         if state.hands[seat]:
             return state
         state = log(state, seat, "has no cards: skips to drawing.")
         state, drawn = draw_up(state, seat)
-        state = score(state, seat, drawn)
+        state = after_turn(score(state, seat, drawn), drawn)
         if state.phase is Phase.OVER:
             return state
         seat = next_seat(seat, state.seats)
@@ -210,6 +202,8 @@ def finish_turn(state: State, now_ms: int) -> State:
     state = steal_pigs(state)
     state, drawn = draw_up(state, state.current)
     state = score(state, state.current, drawn)
+    if state.phase is not Phase.OVER:
+        state = after_turn(state, drawn)
     if state.phase is Phase.OVER:
         return state
     return begin_turn(state, next_seat(state.current, state.seats), now_ms)

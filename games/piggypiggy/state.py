@@ -62,8 +62,9 @@ class State:
     scored: Scored | None = None
     events: tuple[tuple[int, int | None, str], ...] = ()  # the last LOG_LENGTH (n, seat, text)
     event_count: int = 0
+    quiet_turns: int = 0  # turns in a row with nothing to draw and no card played (Our decisions)
     winner: int | None = None
-    ending: str = ""  # why the game ended: "points" (PG10) or "dry" (Our decisions)
+    ending: str = ""  # why the game ended: "points" (PG10) or "stuck" (Our decisions)
 
     @property
     def seats(self) -> int:
@@ -95,6 +96,7 @@ def dump_state(state: State) -> dict:
         "scored": None if state.scored is None else [state.scored.seat, list(state.scored.cards)],
         "events": [list(event) for event in state.events],
         "event_count": state.event_count,
+        "quiet_turns": state.quiet_turns,
         "winner": state.winner,
         "ending": state.ending,
     }
@@ -121,6 +123,7 @@ def load_state(data: dict) -> State:
         scored=None if scored is None else Scored(scored[0], tuple(scored[1])),
         events=tuple((n, seat, text) for n, seat, text in data["events"]),
         event_count=data["event_count"],
+        quiet_turns=data["quiet_turns"],
         winner=data["winner"],
         ending=data["ending"],
     )

@@ -1,21 +1,35 @@
 """What each seat may see (PG11): stacks, pigs, points, sizes and scored cards are public; hands are private."""
 from __future__ import annotations
 
+from functools import lru_cache
+
+from games.piggypiggy.decks import DECKS
 from games.piggypiggy.rules import food_total
 from games.piggypiggy.state import Phase, State
 
 
+@lru_cache(maxsize=None)
+def _card_faces(deck_key: str) -> tuple[dict, ...]:
+    deck = DECKS[deck_key]
+    faces = []
+    for card, kind in enumerate(deck.cards):
+        if kind.is_goat:
+            faces.append({"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0})
+        else:
+            food = deck.foods[kind.food]
+            faces.append({"card": card, "goat": False, "food": food.key, "name": food.name,
+                          "colour": food.colour, "amount": kind.amount})
+    return tuple(faces)
+
+
 def card_json(state: State, card: int) -> dict:
-    kind = state.the_deck.cards[card]
-    if kind.is_goat:
-        return {"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0}
-    food = state.the_deck.foods[kind.food]
-    return {"card": card, "goat": False, "food": food.key, "name": food.name, "colour": food.colour,
-            "amount": kind.amount}
+    """A card as views show it: its id under "card" plus what the table page draws."""
+    return dict(_card_faces(state.deck)[card])
 
 
 def cards_json(state: State, cards) -> list[dict]:
-    return [card_json(state, card) for card in cards]
+    faces = _card_faces(state.deck)
+    return [dict(faces[card]) for card in cards]
 
 
 def hidden_cards(state: State, seat: int | None) -> frozenset[int]:

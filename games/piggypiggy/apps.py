@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class PiggyPiggyConfig(AppConfig):
+    name = "games.piggypiggy"
+    label = "piggypiggy"
+
+    def ready(self):
+        from games.piggypiggy.bots import BOTS
+        from games.piggypiggy.engine import ENGINE
+        from pigparlor.tables.registry import Game, register
+        register(Game(engine=ENGINE, bots=BOTS, table_template="piggypiggy/table.html",
+                      blurb="Play food, steal pigs, and score what you draw to match them."))
