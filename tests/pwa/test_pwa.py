@@ -1,0 +1,94 @@
+"""The installable shell: manifest, root-scoped service worker, offline page."""
+import json
+import struct
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.urls import reverse
+
+from pigparlor.pwa.shell import SHELL_FILES, shell_version
+
+pytestmark = pytest.mark.django_db
+
+
+def png_size(path) -> tuple[int, int]:
+    with open(path, "rb") as handle:
+        header = handle.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", header[16:24])
+
+
+def test_manifest_has_what_installing_needs(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/manifest+json")
+    manifest = json.loads(response.content)
+    assert manifest["name"] == "Pig Parlor" and manifest["short_name"]
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["theme_color"].startswith("#") and manifest["background_color"].startswith("#")
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+
+
+def test_manifest_icons_exist_at_their_stated_sizes(client):
+    manifest = json.loads(client.get("/manifest.webmanifest").content)
+    for icon in manifest["icons"]:
+        path = finders.find(icon["src"].removeprefix("/static/"))
+        assert path, icon["src"]
+        width, height = png_size(path)
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_service_worker_is_served_from_the_root(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in response["Cache-Control"]
+    body = response.content.decode()
+    assert f"pigparlor-shell-{shell_version()}" in body
+    assert reverse("pwa:offline") in body
+    assert "/static/vendor/htmx.min.js" in body
+    assert 'addEventListener("fetch"' in body
+
+
+def test_every_shell_file_exists():
+    for name in SHELL_FILES:
+        assert finders.find(name), name
+
+
+def test_shell_version_follows_the_files_contents(tmp_path, settings):
+    """A changed static file gives a new cache name, so the old cache is dropped."""
+    shell_version.cache_clear()
+    before = shell_version()
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "site.css").write_text("body { color: hotpink; }")
+    settings.STATICFILES_DIRS = [tmp_path, *settings.STATICFILES_DIRS]
+    finders.get_finder.cache_clear()
+    shell_version.cache_clear()
+    try:
+        assert shell_version() != before
+    finally:
+        shell_version.cache_clear()
+        finders.get_finder.cache_clear()
+
+
+def test_offline_page(client):
+    response = client.get(reverse("pwa:offline"))
+    assert response.status_code == 200 and "offline" in response.content.decode().lower()
+
+
+def test_every_page_links_the_manifest_and_registers_the_worker(client):
+    html = client.get(reverse("home")).content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in html
+    assert 'navigator.serviceWorker.register("/sw.js"' in html
+    assert '<meta name="theme-color"' in html
+    assert 'name="viewport"' in html
+
+
+def test_htmx_is_vendored_at_the_pinned_versions():
+    htmx = open(finders.find("vendor/htmx.min.js"), encoding="utf-8").read()
+    assert 'version:"2.0.11"' in htmx
+    ws = open(finders.find("vendor/ws.js"), encoding="utf-8").read()
+    assert "htmx.defineExtension('ws'" in ws
