@@ -1,0 +1,110 @@
+"""Fixtures shared by the whole suite.
+
+- ``live_site``: the real server, ``manage.py serve`` in a subprocess on
+  127.0.0.1 and a free port, with its own temporary SQLite file and
+  PIGPARLOR_BOT_DELAY_MS=0. It is the base URL (a ``str``, e.g.
+  ``"http://127.0.0.1:41234"``) with extras: ``.ws_url`` (``ws://…``),
+  ``.db_path``, ``.env``, and ``.manage(*args)`` which runs a management command
+  against the same database (``live_site.manage("api_token", "ana", "--create")``
+  returns its stdout). One server per test session.
+- ``count_game``: registers the tiny test game of ``tests/tables/countgame.py``.
+- Every test runs with zero bot think time and a fast password hasher.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests(settings):
+    settings.PIGPARLOR_BOT_DELAY_MS = 0
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def count_game(settings):
+    from pigparlor.tables.registry import Game, register, unregister
+    from tests.tables.countgame import BOTS, ENGINE
+
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"],
+                                                             ROOT / "tests" / "tables" / "templates"]}]
+    game = Game(engine=ENGINE, bots=BOTS, table_template="countgame/table.html", blurb="Count to ten.")
+    register(game)
+    yield game
+    unregister(game.slug)
+
+
+class LiveSite(str):
+    """The base URL of a running ``serve``, with what tests need to reach it."""
+
+    url: str
+    ws_url: str
+    db_path: Path
+    env: dict
+    process: subprocess.Popen
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, env=self.env,
+                              capture_output=True, text=True, timeout=60, check=True)
+        return done.stdout.strip()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_site(directory: Path, extra_env: dict | None = None) -> LiveSite:
+    port = free_port()
+    db_path = directory / "live.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "PIGPARLOR_BOT_DELAY_MS": "0",
+           "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1", **(extra_env or {})}
+    env.pop("REDIS_URL", None)
+    log = open(directory / "serve.log", "w")
+    process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1",
+                                "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"serve exited: {(directory / 'serve.log').read_text()[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("serve did not start within 60 s") from None
+            time.sleep(0.1)
+    site = LiveSite(f"http://127.0.0.1:{port}")
+    site.url, site.ws_url, site.db_path, site.env, site.process = str(site), f"ws://127.0.0.1:{port}", db_path, env, process
+    return site
+
+
+def stop_site(site: LiveSite) -> None:
+    site.process.terminate()
+    try:
+        site.process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        site.process.kill()
+        site.process.wait()
+
+
+@pytest.fixture(scope="session")
+def live_site():
+    with tempfile.TemporaryDirectory(prefix="pigparlor-live-") as directory:
+        site = start_site(Path(directory))
+        try:
+            yield site
+        finally:
+            stop_site(site)

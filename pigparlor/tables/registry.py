@@ -49,3 +49,8 @@ def get_game(slug: str) -> Game:
 
 def all_games() -> list[Game]:
     return sorted(_GAMES.values(), key=lambda game: game.title)
+
+
+def unregister(slug: str) -> None:
+    """Remove a game (tests register throwaway games and clean up after)."""
+    _GAMES.pop(slug, None)

@@ -1,13 +1,21 @@
-"""Wall-clock time for tables, in epoch milliseconds (tests may patch ``epoch_ms``).
+"""Wall-clock time for tables, in epoch milliseconds.
 
-Engines never see this clock: they get ``engine_now(table)``, ms since the table
-started (docs/platform.md §1).
+Engines never see this clock: they get ms since the table started
+(docs/platform.md §1). ``skip_ahead`` moves this clock forward for tests that
+fast-forward through turn timers and bot think times instead of sleeping.
 """
 import time
 
+_skipped_ms = 0
+
 
 def epoch_ms() -> int:
-    return int(time.time() * 1000)
+    return int(time.time() * 1000) + _skipped_ms
+
+
+def skip_ahead(ms: int) -> None:
+    global _skipped_ms
+    _skipped_ms += max(0, int(ms))
 
 
 def to_engine_ms(table, at_ms: int) -> int:

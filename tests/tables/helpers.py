@@ -1,0 +1,93 @@
+"""Helpers for the table tests: users, sockets straight onto the consumers, and
+a driver that fast-forwards the clock instead of sleeping."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+
+from pigparlor.api.consumers import ApiTableConsumer
+from pigparlor.tables import clock, timing
+from pigparlor.tables.consumers import TableConsumer
+from pigparlor.tables.models import RUNNING, ActionLog, Table
+from pigparlor.tables.registry import get_game
+
+db = database_sync_to_async
+
+
+def make_user(name: str):
+    return get_user_model().objects.create_user(username=name, password="a-long-test-password")
+
+
+async def open_socket(user, table_id: int, *, api: bool = False, invite: str | None = None):
+    """A socket straight onto a table consumer, as ``user`` (auth and routing are
+    tested separately in test_security)."""
+    consumer = (ApiTableConsumer if api else TableConsumer).as_asgi()
+    path = f"/ws/{'api/' if api else ''}tables/{table_id}/" + (f"?invite={invite}" if invite else "")
+    communicator = WebsocketCommunicator(consumer, path)
+    communicator.scope["user"] = user
+    communicator.scope["url_route"] = {"args": (), "kwargs": {"table_id": table_id}}
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def drain(communicator, settle: float = 0.05) -> list[str]:
+    """Every frame the socket has received until it stays quiet for ``settle`` s."""
+    frames = []
+    # receive_output's own timeout would cancel the consumer: wait with receive_nothing.
+    while not await communicator.receive_nothing(timeout=settle):
+        message = await communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.send":
+            frames.append(message["text"])
+    return frames
+
+
+def json_frames(frames: list[str]) -> list[dict]:
+    return [json.loads(frame) for frame in frames]
+
+
+def table(table_id: int) -> Table:
+    return Table.objects.get(pk=table_id)
+
+
+def step_clock(table_id: int) -> bool:
+    """Run what the clock has due; if nothing is due yet, skip time ahead to the
+    table's next wake-up first. False once the table has nothing left to wake for."""
+    current = table(table_id)
+    if current.status != RUNNING or current.wake_at_ms is None:
+        return False
+    gap = current.wake_at_ms - timing.epoch_ms()
+    if gap > 0:
+        timing.skip_ahead(gap)
+    clock.run_due()
+    return True
+
+
+def state_at(table_id: int, version: int):
+    """The engine state a table had at ``version``, replayed from its seed and log."""
+    current = table(table_id)
+    engine = get_game(current.game).engine
+    state = engine.start(current.seats, current.seed, current.options)
+    for entry in ActionLog.objects.filter(table=current, version__lte=version).order_by("version"):
+        state = engine.apply(state, entry.seat, entry.action, entry.at_ms - current.started_at_ms)
+    return state
+
+
+async def receive_until(communicator, done, timeout: float = 10.0) -> list[str]:
+    """Frames until ``done(frames)`` holds (the server works in other threads:
+    under load a fixed pause is not enough)."""
+    frames: list[str] = []
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not done(frames):
+        left = deadline - asyncio.get_running_loop().time()
+        assert left > 0, f"gave up waiting; got {frames!r}"
+        if await communicator.receive_nothing(timeout=min(left, 0.05)):
+            continue
+        message = await communicator.receive_output(timeout=5)
+        if message["type"] == "websocket.send":
+            frames.append(message["text"])
+    return frames
