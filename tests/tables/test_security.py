@@ -1,0 +1,110 @@
+"""Security basics on the real ASGI app: origin check, sessions required, limits, escaping."""
+import json
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from pigparlor.api.tokens import create_token
+from pigparlor.asgi import application
+from pigparlor.tables import rendering, services
+from tests.tables.helpers import db, drain, json_frames, make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def table_for(count_game, name="ana", **kwargs):
+    user = await db(make_user)(name)
+    table = await db(services.create_table)(host=user, game="countgame", seats=2, bots=1, **kwargs)
+    return user, table
+
+
+async def connect(path, headers):
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def test_a_browser_socket_from_another_origin_is_refused(count_game):
+    user, table = await table_for(count_game)
+    cookie = await db(session_cookie)(user)
+    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"https://evil.example"), (b"cookie", cookie)])
+    assert not connected
+
+
+async def test_a_browser_socket_needs_a_session(count_game):
+    _, table = await table_for(count_game)
+    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver")])
+    assert not connected
+
+
+async def test_a_logged_in_browser_from_our_origin_gets_its_seat(count_game):
+    user, table = await table_for(count_game)
+    cookie = await db(session_cookie)(user)
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"cookie", cookie)])
+    assert connected
+    assert 'class="player is-you' in "".join(await drain(socket))
+    await socket.disconnect()
+
+
+async def test_the_api_socket_needs_a_valid_bearer_token(count_game):
+    user, table = await table_for(count_game)
+    _, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", b"Bearer pp_wrong")])
+    assert not connected
+    token = await db(create_token)(user)
+    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", f"Bearer {token}".encode())])
+    assert connected
+    assert json_frames(await drain(socket))[0]["seat"] == 0
+    await socket.disconnect()
+
+
+async def api_socket(user, table):
+    token = await db(create_token)(user)
+    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", f"Bearer {token}".encode())])
+    assert connected
+    await drain(socket)
+    return socket
+
+
+async def test_oversized_messages_are_refused(count_game):
+    user, table = await table_for(count_game)
+    socket = await api_socket(user, table)
+    await socket.send_to(text_data=json.dumps({"type": "pong", "id": 1, "pad": "x" * 5000}))
+    assert [(frame["code"], frame["message"]) for frame in json_frames(await drain(socket))
+            if frame["type"] == "error"] == [("bad_request", "message too large")]
+    await socket.disconnect()
+
+
+async def test_a_flood_of_messages_is_rate_limited(count_game):
+    user, table = await table_for(count_game)
+    socket = await api_socket(user, table)
+    for ping_id in range(40):
+        await socket.send_to(text_data=json.dumps({"type": "pong", "id": ping_id}))
+    refusals = [frame for frame in json_frames(await drain(socket, 0.2)) if frame["type"] == "error"]
+    assert refusals and all(frame["message"] == "too many messages: slow down" for frame in refusals)
+    assert len(refusals) <= 40 - 20
+    await socket.disconnect()
+
+
+async def test_names_and_titles_are_escaped(count_game):
+    user, table = await table_for(count_game, name="<script>alert(1)</script>", title="<b>bold</b>")
+    snapshot = await db(rendering.load_snapshot)(table.pk)
+    html = "".join((await db(rendering.html_parts)(snapshot, 0)).values())
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    page = await db(lambda: _page(user, table.pk))()
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+    assert "<script>alert(1)</script>" not in page
+
+
+def _page(user, table_id):
+    client = Client()
+    client.force_login(user)
+    response = client.get(f"/tables/{table_id}/")
+    assert response.status_code == 200
+    return response.content.decode()
