@@ -17,14 +17,15 @@ DECK = build_deck([*((number, 6) for number in range(1, 13)), (WILD, 8)])
 RANK = DECK
 CARD_COUNT = len(DECK)
 
-SPECIAL = {HOG_TIED: "tied", HOG_WASH: "wash", EWE_TURN: "ewe", WILD: "wild"}
+SPECIAL = {HOG_TIED: "tied", HOG_WASH: "wash", EWE_TURN: "turn", WILD: "wild"}
 SPECIAL_NAME = {HOG_TIED: "Hog Tied", HOG_WASH: "Hog Wash", EWE_TURN: "Ewe-Turn", WILD: "Hog Wild"}
+ART = {HOG_TIED: "pp-hog-tied", HOG_WASH: "pp-hog-wash", EWE_TURN: "pp-ewe-turn", WILD: "pp-hog-wild"}
 
 
 def _card_view(card: int) -> dict:
     rank = RANK[card]
     return {"card": card, "rank": rank, "label": "W" if rank == WILD else str(rank),
-            "special": SPECIAL.get(rank)}
+            "special": SPECIAL.get(rank), "name": SPECIAL_NAME.get(rank), "art": ART.get(rank)}
 
 
 CARD_VIEWS = tuple(_card_view(card) for card in range(CARD_COUNT))
