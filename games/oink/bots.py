@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.core.bots import Bot, RandomBot
 from games.oink.cards import CRIES, correct_cry
@@ -38,6 +39,24 @@ class Reflexes:
     flip_ms: tuple[int, int]
 
 
+@lru_cache(maxsize=4096)
+def plan_for(kind: str, r: Reflexes, seat: int, pile_id: int, cards: tuple[int, ...], revealed_at: int) -> Plan:
+    """The plan of bot ``kind`` in ``seat`` for one pile state (cached: bots are asked often)."""
+    dice = random.Random(f"oink:{kind}:{seat}:{pile_id}:{cards}")
+    reaction = max(REACTION_FLOOR_MS, round(dice.lognormvariate(math.log(r.median_ms), r.spread)))
+    noticed, wrong, alarmed = dice.random() >= r.miss, dice.random() < r.wrong_cry, dice.random() < r.false_alarm
+    flip_after = dice.randint(*r.flip_ms)
+    other = dice.randrange(len(CRIES) - 1)
+    cry = correct_cry(cards[0], cards[1] if len(cards) > 1 else None) if cards else None
+    if cry is not None and noticed:
+        planned = cry if not wrong else (other if other < cry else other + 1)
+    elif cry is None and cards and alarmed:
+        planned, reaction = other, reaction + r.median_ms // 2  # a double take before the mistake
+    else:
+        planned = None
+    return Plan(planned, revealed_at + reaction, flip_after)
+
+
 class OinkBot(Bot):
     def __init__(self, kind: str, reflexes: Reflexes):
         self.kind = kind
@@ -45,22 +64,8 @@ class OinkBot(Bot):
 
     def plan(self, view: dict) -> Plan:
         pile = view["pile"]
-        cards = [shown["card"] for shown in pile["top"]]
-        seed = f"oink:{self.kind}:{view['seat']}:{pile['id']}:{cards}"
-        dice = random.Random(seed)
-        r = self.reflexes
-        reaction = max(REACTION_FLOOR_MS, round(dice.lognormvariate(math.log(r.median_ms), r.spread)))
-        noticed, wrong, alarmed = dice.random() >= r.miss, dice.random() < r.wrong_cry, dice.random() < r.false_alarm
-        flip_after = dice.randint(*r.flip_ms)
-        other = dice.randrange(len(CRIES) - 1)
-        cry = correct_cry(cards[0], cards[1] if len(cards) > 1 else None) if cards else None
-        if cry is not None and noticed:
-            planned = cry if not wrong else (other if other < cry else other + 1)
-        elif cry is None and cards and alarmed:
-            planned, reaction = other, reaction + r.median_ms // 2  # a double take before the mistake
-        else:
-            planned = None
-        return Plan(planned, pile["revealed_at"] + reaction, flip_after)
+        cards = tuple(shown["card"] for shown in pile["top"])
+        return plan_for(self.kind, self.reflexes, view["seat"], pile["id"], cards, pile["revealed_at"])
 
     def choose(self, view, legal, rng):
         plan = self.plan(view)

@@ -60,8 +60,8 @@ class OinkEngine(Engine):
         state = OinkState(
             seats=seats, penalty_card=options["penalty_card"], reveal_gap_ms=options["reveal_gap_ms"],
             turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(),
-            pile_id=0, revealed_at=0, pile_open=False, slaps=(), phase=Phase.FLIP, deadline_at=turn_ms,
-            phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None, log=(), events=0,
+            pile_id=0, revealed_at=0, pile_open=False, slaps=(), judged=0, phase=Phase.FLIP,
+            deadline_at=turn_ms, phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None, log=(), events=0,
         )
         return rules.logged(state, first, "flips first.")
 
@@ -115,10 +115,10 @@ class OinkEngine(Engine):
             raise IllegalAction("late: that card has already been covered")  # O4: no penalty
         if pile > state.pile_id:
             raise IllegalAction("no such pile yet")
-        if not state.pile_open:
-            raise IllegalAction("late: the slaps on this pile were already judged")
-        if not self.may_slap(state, seat):
+        if any(slap.seat == seat for slap in state.slaps):
             raise IllegalAction("you already slapped this pile")  # O4: one slap per pile state
+        if not state.pile_open:
+            raise IllegalAction("late: the pile has been taken" if state.pile_id else "there is nothing to slap yet")
         return rules.slap(state, seat, cry, claimed, rtt, now_ms)
 
     # -- time, sight and the end -------------------------------------------------

@@ -15,9 +15,10 @@ LAST_CARD_MIN_MS = 2000
 """The last card of the game stays open to slaps for at least this long (O8)."""
 
 
-def logged(state: OinkState, seat: int | None, text: str) -> OinkState:
+def logged(state: OinkState, seat: int | None, text: str, **changes) -> OinkState:
+    """``state`` with ``changes`` made and one event added to the log."""
     entry = LogEntry(state.events + 1, seat, text)
-    return replace(state, log=(*state.log, entry)[-LOG_KEEP:], events=state.events + 1)
+    return replace(state, log=(*state.log, entry)[-LOG_KEEP:], events=state.events + 1, **changes)
 
 
 def next_flipper(decks: tuple[tuple[int, ...], ...], after: int) -> int | None:
@@ -41,50 +42,48 @@ def open_flipping(state: OinkState, now: int) -> OinkState:
     return replace(state, phase=Phase.FLIP, deadline_at=now + state.turn_ms, phase_since=now)
 
 
-def wait_after(state: OinkState, now: int) -> OinkState:
-    """Start the reveal gap; with every deck empty, the last card's window instead (O8)."""
-    if state.flipper is None:
-        wait = max(state.reveal_gap_ms, LAST_CARD_MIN_MS)
-    else:
-        wait = state.reveal_gap_ms
-    return replace(state, phase=Phase.WAIT, deadline_at=now + wait, phase_since=now)
+def waiting(state: OinkState, flipper: int | None, now: int) -> dict:
+    """The changes that start the reveal gap; with every deck empty, the last card's window (O8)."""
+    wait = state.reveal_gap_ms if flipper is not None else max(state.reveal_gap_ms, LAST_CARD_MIN_MS)
+    return {"phase": Phase.WAIT, "deadline_at": now + wait, "phase_since": now}
 
 
 def flip(state: OinkState, seat: int, now: int, timed_out: bool = False) -> OinkState:
     """Reveal the top card of ``seat``'s deck onto the pile: a new pile state (O2, O4)."""
     card, *rest = state.decks[seat]
     decks = tuple(tuple(rest) if index == seat else deck for index, deck in enumerate(state.decks))
-    state = replace(
-        state, decks=decks, pile=(*state.pile, card), pile_id=state.pile_id + 1, revealed_at=now,
-        pile_open=True, slaps=(), flipper=next_flipper(decks, seat),
-    )
+    flipper = next_flipper(decks, seat)
     text = f"flipped {card_name(card)}" + (" (out of time)" if timed_out else "")
-    return wait_after(logged(state, seat, text), now)
+    return logged(state, seat, text, decks=decks, pile=(*state.pile, card), pile_id=state.pile_id + 1,
+                  revealed_at=now, pile_open=True, slaps=(), judged=0, flipper=flipper, **waiting(state, flipper, now))
 
 
 def slap(state: OinkState, seat: int, cry: int, claimed: int | None, rtt: int | None, now: int) -> OinkState:
     """Record a slap on the current pile state; the first one opens the collection window (O4, O6)."""
     elapsed = max(0, now - state.revealed_at)
     record = Slap(seat, cry, elapsed, ranked_reaction(elapsed, claimed, rtt), too_early(elapsed, rtt))
-    state = replace(state, slaps=(*state.slaps, record))
-    if state.phase is not Phase.COLLECT:
-        state = replace(state, phase=Phase.COLLECT, deadline_at=now + COLLECT_MS, phase_since=now)
-    state = logged(state, seat, "slapped the pile!")
+    window = {} if state.phase is Phase.COLLECT else {
+        "phase": Phase.COLLECT, "deadline_at": now + COLLECT_MS, "phase_since": now}
+    state = logged(state, seat, "slapped the pile!", slaps=(*state.slaps, record), **window)
     if len(state.slaps) == state.seats:
         return judge(state, now)
     return state
 
 
 def judge(state: OinkState, now: int) -> OinkState:
-    """Close the collection window: rank the slaps, give the pile, punish mistakes (O5, O6, O9).
+    """Close the collection window: rank its slaps, give the pile, punish mistakes (O5, O6, O9).
 
     Exact ties keep arrival order (O6). Penalty cards go under the pile before
-    it is taken, so the taker wins them too (our decision).
+    it is taken, so the taker wins them too. When nobody was right the card
+    stays open to the players who have not slapped it yet, as the rulebook
+    gives the pile to a later slapper when the first was wrong; their slaps
+    open a new window (our decisions).
     """
     top, under = top_two(state.pile)
     cry = correct_cry(top, under)
-    order = sorted(range(len(state.slaps)), key=lambda i: (state.slaps[i].ranked_ms, i))
-    ranked = tuple(state.slaps[i] for i in order)
+    window = state.slaps[state.judged:]
+    order = sorted(range(len(window)), key=lambda i: (window[i].ranked_ms, i))
+    ranked = tuple(window[i] for i in order)
     right = [s for s in ranked if cry is not None and s.cry == cry and not s.early]
     taker = right[0].seat if right else None
     pile, won, monkeys = state.pile, list(state.won), list(state.monkeys)
@@ -100,26 +99,26 @@ def judge(state: OinkState, now: int) -> OinkState:
     verdict = Verdict(state.pile_id, cry, ranked, taker, len(pile) if taker is not None else 0,
                       tuple(monkeyed), tuple(penalised))
     state = replace(state, pile=pile, won=tuple(won), monkeys=tuple(monkeys), verdict=verdict,
-                    pile_open=False)
+                    judged=len(state.slaps), pile_open=taker is None and len(state.slaps) < state.seats)
     for wrong in (s for s in ranked if s not in right):
         text = "put a card under the pile" if wrong.seat in penalised else "made the monkey — U-a-u-a!"
         reason = "too early" if wrong.early else cry_name(wrong.cry)
         state = logged(state, wrong.seat, f"{text} ({reason})")
     if taker is None:
-        if state.flipper is None:
+        if state.flipper is None and not state.pile_open:
             return game_over(logged(state, None, "Nobody took the last pile."), now)
-        return wait_after(state, now)
+        return replace(state, **waiting(state, state.flipper, now))
     won[taker] = (*won[taker], *pile)
-    state = replace(state, won=tuple(won), pile=(), flipper=taker, round=state.round + 1)
-    state = logged(state, taker, f"cried {cry_name(cry)} and took the pile ({len(pile)} cards)")
+    state = logged(state, taker, f"cried {cry_name(cry)} and took the pile ({len(pile)} cards)",
+                   won=tuple(won), pile=(), flipper=taker, round=state.round + 1)
     if any(not deck for deck in state.decks):
         return game_over(state, now)
-    return wait_after(state, now)
+    return replace(state, **waiting(state, taker, now))
 
 
 def game_over(state: OinkState, now: int) -> OinkState:
-    return logged(replace(state, phase=Phase.OVER, deadline_at=None, phase_since=now, pile_open=False),
-                  None, "The game is over.")
+    return logged(state, None, "The game is over.", phase=Phase.OVER, deadline_at=None, phase_since=now,
+                  pile_open=False)
 
 
 def clock(state: OinkState, now: int) -> OinkState:

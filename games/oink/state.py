@@ -60,6 +60,7 @@ class OinkState:
     revealed_at: int                     # when the top card was revealed
     pile_open: bool                      # slaps on this pile state are still accepted
     slaps: tuple[Slap, ...]              # slaps on this pile state, arrival order
+    judged: int                          # how many of them earlier windows already judged
     phase: Phase
     deadline_at: int | None
     phase_since: int
@@ -96,6 +97,7 @@ def dump_state(state: OinkState) -> dict:
         "revealed_at": state.revealed_at,
         "pile_open": state.pile_open,
         "slaps": [_slap_json(slap) for slap in state.slaps],
+        "judged": state.judged,
         "phase": state.phase.value,
         "deadline_at": state.deadline_at,
         "phase_since": state.phase_since,
@@ -128,6 +130,7 @@ def load_state(data: dict) -> OinkState:
         revealed_at=data["revealed_at"],
         pile_open=data["pile_open"],
         slaps=tuple(_slap(s) for s in data["slaps"]),
+        judged=data["judged"],
         phase=Phase(data["phase"]),
         deadline_at=data["deadline_at"],
         phase_since=data["phase_since"],

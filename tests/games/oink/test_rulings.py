@@ -170,6 +170,17 @@ def test_o6_nobody_right_leaves_the_pile_and_play_goes_on():
     assert state.flipper == 2 and state.round == 1
 
 
+def test_o6_after_a_wrong_first_slap_a_later_right_one_still_takes_the_pile():
+    state = position(["dog3", "cow2", "cat1"], "pig")
+    state = clock(slap(state, 2, COW, 150))                  # wrong, alone in its window
+    assert state.verdict.taker is None and state.pile_open
+    state = slap(state, 1, OINK, 700)                        # a new window on the same card
+    assert state.phase is Phase.COLLECT
+    state = clock(state)
+    assert state.verdict.taker == 1 and state.verdict.slaps == state.slaps[1:]
+    assert state.monkeys == (0, 0, 1)
+
+
 def test_o6_exact_ties_go_by_arrival():
     state = position(["dog3", "cow2", "cat1"], "pig")
     state = slap(state, 2, OINK, 500, reaction_ms=300, rtt_ms=200)   # ranked 300, arrives first
@@ -242,10 +253,19 @@ def test_o8_the_last_card_can_still_be_taken():
     assert state.phase is Phase.OVER and ENGINE.outcome(state).scores == (2, 0)
 
 
-def test_o8_a_wrong_slap_on_the_last_card_ends_the_game():
-    state = flip(position(["", "cow5"], "dog1", flipper=1), 0)
+def test_o8_after_a_wrong_slap_the_last_card_waits_for_the_others_then_the_game_ends():
+    state = flip(position(["", "cow5", ""], "dog1", flipper=1), 0)
     state = clock(slap(state, 0, OINK, 400))
-    assert state.phase is Phase.OVER and state.monkeys == (1, 0) and ENGINE.outcome(state).scores == (0, 0)
+    assert state.phase is Phase.WAIT and state.monkeys == (1, 0, 0)
+    assert ENGINE.legal_actions(state, 0) == [] and len(ENGINE.legal_actions(state, 2)) == 7
+    state = clock(state)
+    assert state.phase is Phase.OVER and ENGINE.outcome(state).scores == (0, 0, 0)
+
+
+def test_o8_the_game_ends_at_once_when_everyone_slapped_the_last_card_wrong():
+    state = flip(position(["", "cow5"], "dog1", flipper=1), 0)
+    state = slap(slap(state, 0, OINK, 400), 1, COW, 420)
+    assert state.phase is Phase.OVER and state.monkeys == (1, 1)
 
 
 def test_o8_most_cards_wins_and_equal_counts_share():
