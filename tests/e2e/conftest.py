@@ -1,0 +1,77 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, headless, never a browser download.
+
+Tests run against the suite's ``live_site`` (``manage.py serve`` in a subprocess
+with zero bot think time). ``signed_up`` makes a fresh account through the real
+sign-up form so tests never share players.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import uuid
+
+import pytest
+
+CHROMIUM = os.environ.get("PIGPARLOR_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PHONE = {"width": 360, "height": 740}
+PASSWORD = "snouts-and-trotters-42"
+_names = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def context_factory(browser):
+    contexts = []
+
+    def make(viewport=None, **kwargs):
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kwargs)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(context_factory):
+    return context_factory().new_page()
+
+
+def fresh_name(prefix: str = "pig") -> str:
+    return f"{prefix}{next(_names)}{uuid.uuid4().hex[:6]}"
+
+
+def sign_up(page, base_url: str, username: str | None = None) -> str:
+    username = username or fresh_name()
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+    return username
+
+
+def horizontal_overflow(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -1,0 +1,71 @@
+"""The lobby in a browser: a table created from the form, the live listing, the waiting room."""
+import re
+
+import pytest
+
+from tests.e2e.conftest import PHONE, sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def at_table_page(url: str) -> bool:
+    return re.search(r"(?<!lobby)/tables/\d+/$", url) is not None
+
+
+def test_create_a_table_and_a_friend_joins_from_the_live_listing(live_site, context_factory):
+    host = context_factory(viewport=PHONE).new_page()
+    guest = context_factory().new_page()
+    sign_up(host, live_site)
+    friend = sign_up(guest, live_site)
+    guest.goto(f"{live_site}/games/pigpile/")
+    guest.wait_for_function("document.querySelector('#open-tables') !== null")
+
+    host.goto(f"{live_site}/games/pigpile/")
+    host.select_option("select[name=seats]", "3")
+    host.fill("input[name=bots]", "1")
+    host.fill("input[name=title]", "Mud & <Friends>")
+    host.check("input[name=opt_greased_pig_start]")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/lobby/tables/*/")
+    assert host.get_by_role("heading", name="Mud & <Friends>").is_visible()
+    assert host.get_by_role("button", name="Start now with 1 bot").is_visible()
+
+    row = guest.locator(".table-list__item", has_text="Mud & <Friends>")
+    row.wait_for()
+    assert "2 of 3 seated" in row.inner_text()
+    row.get_by_role("button", name="Join").click()
+    guest.wait_for_url(at_table_page)
+    host.wait_for_url(at_table_page)
+    assert guest.url == host.url
+    assert friend in guest.content()
+
+
+def test_host_starts_early_with_bots(live_site, page):
+    sign_up(page, live_site)
+    page.goto(f"{live_site}/games/pigpile/")
+    page.select_option("select[name=seats]", "4")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/lobby/tables/*/")
+    page.get_by_role("button", name="Start now with 3 bots").click()
+    page.wait_for_url(at_table_page)
+
+
+def test_private_table_invite_link(live_site, context_factory):
+    host = context_factory().new_page()
+    guest = context_factory().new_page()
+    sign_up(host, live_site)
+    sign_up(guest, live_site)
+    host.goto(f"{live_site}/games/pigpile/")
+    host.select_option("select[name=seats]", "3")
+    host.fill("input[name=title]", "Secret sty")
+    host.check("input[name=private]")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/lobby/tables/*/")
+    invite = host.locator("#invite-link").input_value()
+    assert "/invite/" in invite
+
+    guest.goto(f"{live_site}/games/pigpile/")
+    assert guest.locator(".table-list__item", has_text="Secret sty").count() == 0
+    guest.goto(invite)
+    guest.get_by_role("button", name="Take a seat").click()
+    host.locator(".seat-list__seat", has_text=guest.locator(".site-nav a").nth(1).inner_text()).wait_for()
