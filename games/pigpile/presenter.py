@@ -1,0 +1,115 @@
+"""The table page's arrangement of one viewer's view: what ``pigpile/table.html`` draws.
+
+Pure Python (no Django): it only regroups the view and the viewer's legal
+actions — cards by number with the counts that may be played, the prompt, the
+other seats in play order — so the template stays free of logic. Nothing here
+adds information the view does not already give this viewer.
+"""
+from __future__ import annotations
+
+from games.pigpile.cards import WILD
+
+PILE_SHOWN = 4
+PROMPTS = {
+    "play": "Your turn: play one number, as many as you like.",
+    "pickup": "Nothing fits. Pick up the pig pile.",
+    "pickup_faceup": "No face-up card fits: pick up the pile and a face-up card.",
+    "slop": "Flip one of your Slop cards — blind.",
+    "faceup": "Choose three cards to lay face up.",
+}
+
+
+def present(view: dict, legal: list[dict], players: list[dict], seat: int | None) -> dict:
+    names = {player["index"]: player["name"] for player in players}
+    seats = view["seats"]
+    order = [(seat + step) % seats for step in range(1, seats)] if seat is not None else list(range(seats))
+    kinds = {action["type"] for action in legal}
+    hand_plays = [action for action in legal if action["type"] == "play" and action["from"] == "hand"]
+    table_plays = [action for action in legal if action["type"] in ("play", "pickup_faceup")
+                   and action.get("from") != "hand"]
+    return {
+        "phase": view["phase"],
+        "round": view["round"],
+        "rounds": view["rounds"],
+        "dealer": names.get(view["dealer"], ""),
+        "clockwise": view["direction"] == "clockwise",
+        "draw_count": view["draw_count"],
+        "washed_count": view["washed_count"],
+        "pen": view["pen"],
+        "others": [_seat(view, other, names) for other in order],
+        "me": _seat(view, seat, names) if seat is not None else None,
+        "pile": view["pile"][-PILE_SHOWN:],
+        "pile_count": len(view["pile"]),
+        "pile_hint": _pile_hint(view),
+        "prompt": _prompt(view, kinds, names, seat),
+        "hand": _groups(view["hand"] or [], hand_plays) if seat is not None else [],
+        "face_up": _groups(view["players"][seat]["face_up"], table_plays) if seat is not None else [],
+        "pickup": next((action for action in legal if action["type"] == "pickup"), None),
+        "slop": [action for action in legal if action["type"] == "slop"],
+        "choices": [{"action": action, "labels": [_label(rank) for rank in action["ranks"]]}
+                    for action in legal if action["type"] == "faceup"],
+        "results": _results(view, names),
+        "standings": [{**row, "name": names.get(row["seat"], "")} for row in view["standings"] or []],
+    }
+
+
+def _seat(view: dict, index: int, names: dict) -> dict:
+    player = view["players"][index]
+    return {**player, "name": names.get(index, f"Seat {index + 1}"), "is_turn": view["turn"] == index,
+            "is_dealer": view["dealer"] == index, "slop_range": range(player["slop_count"]),
+            "place_text": {1: "out first", 2: "out second"}.get(player["place"], "")}
+
+
+def _groups(cards: list[dict], actions: list[dict]) -> list[dict]:
+    """Cards of one number together, each group with the plays (or pick-ups) it offers."""
+    groups: list[dict] = []
+    for card in cards:
+        if groups and groups[-1]["rank"] == card["rank"]:
+            groups[-1]["cards"].append(card)
+        else:
+            groups.append({"rank": card["rank"], "cards": [card], "actions": []})
+    for group in groups:
+        for action in actions:
+            if action["rank"] == group["rank"]:
+                verb = "Play" if action["type"] == "play" else "Take back"
+                group["actions"].append({"action": action, "label": f"{verb} {action['count']}"})
+    return groups
+
+
+def _pile_hint(view: dict) -> str:
+    if not view["pile"]:
+        return "Empty pile: anything goes."
+    if view["pile_value"] == 0:
+        return "Hog Wild on top: anything goes."
+    run = view["run"]
+    hint = f"Play {view['pile_value']} or higher, or a Hog Wild."
+    if run and run["count"] == 2:
+        hint += f" Two {run['rank']}s in a row: one more washes."
+    return hint
+
+
+def _prompt(view: dict, kinds: set, names: dict, seat: int | None) -> str:
+    if view["phase"] == "over":
+        return "Game over."
+    for kind in ("faceup", "slop", "pickup_faceup", "pickup"):
+        if kind in kinds:
+            return PROMPTS[kind]
+    if "play" in kinds:
+        return PROMPTS["play"] if view["playing_from"] == "hand" else "Your hand is empty: play from your face-up cards."
+    if view["phase"] == "choose":
+        return "Waiting for the others to choose…" if seat is not None else "Everyone is choosing face-up cards…"
+    where = {"hand": "", "faceup": " from the face-up cards", "slop": " from the Slop"}.get(view["playing_from"], "")
+    return f"{names.get(view['turn'], 'Someone')} is playing{where}."
+
+
+def _results(view: dict, names: dict) -> list[dict]:
+    last = view["last_round"]
+    if last is None:
+        return []
+    places = dict(zip(last["out"], ("out first", "out second")))
+    return [{"name": names.get(index, ""), "pigs": pigs, "cards": cards, "place": places.get(index, "")}
+            for index, (pigs, cards) in enumerate(zip(last["pigs"], last["cards"]))]
+
+
+def _label(rank: int) -> str:
+    return "W" if rank == WILD else str(rank)

@@ -1,0 +1,94 @@
+"""The Pig Pile table template renders every phase from real engine views: legal actions are
+offered as forms only to the seat that may act, each exactly once, and no card the viewer may
+not see (``ENGINE.hidden_cards``) appears anywhere in the HTML."""
+import html
+import json
+import re
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.core.playout import play as playout
+from games.core.viewcheck import cards_in_html
+from games.pigpile.bots import BOTS
+from games.pigpile.engine import ENGINE
+from games.pigpile.state import Phase
+
+from .position import play, position
+
+ACTION = re.compile(r'name="action" value="([^"]*)"')
+
+
+def render(state, seat):
+    players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
+                "connected": True} for index in range(state.seats)]
+    legal = ENGINE.legal_actions(state, seat) if seat is not None else []
+    context = {"view": ENGINE.view(state, seat), "legal": legal, "version": 7, "seat": seat, "table": None,
+               "players": players, "deadline_ms": None, "now_ms": 0}
+    return render_to_string("pigpile/table.html", context), legal
+
+
+def check(state):
+    """Render for every seat and a spectator; return the rendered pages by viewer."""
+    pages = {}
+    for viewer in [*range(state.seats), None]:
+        page, legal = render(state, viewer)
+        offered = [json.loads(html.unescape(value)) for value in ACTION.findall(page)]
+        assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, legal))
+        assert page.count("ws-send") == len(legal)
+        assert not cards_in_html(page) & ENGINE.hidden_cards(state, viewer)
+        pages[viewer] = page
+    return pages
+
+
+def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
+    state = ENGINE.start(4, seed=5)
+    state = ENGINE.apply(state, 2, ENGINE.legal_actions(state, 2)[0], 0)
+    pages = check(state)
+    assert "Choose three cards to lay face up." in pages[0]
+    assert "Waiting for the others to choose" in pages[2] and "ws-send" not in pages[2]
+    assert "chosen ✓" in pages[0]
+
+
+def test_playing_from_the_hand_groups_cards_with_their_counts():
+    state = position(["5 5 7 W", "7", "7"], face_up=["9 9 12", "1", "1"], slop=["1 2 3", "", ""],
+                     pile="4", draw="2")
+    pages = check(state)
+    assert pages[0].count('class="action-form pp-count"') == 4
+    assert "Play 4 or higher, or a Hog Wild." in pages[0]
+    assert "Player 1 is playing." in pages[1] and "Player 1 is playing." in pages[None]
+    assert 'id="pp-hand"' not in pages[None]
+
+
+def test_pick_up_face_up_play_slop_and_the_pickup_with_a_face_up_card():
+    check(position(["2 3", "7", "7"], pile="9", draw="1"))
+    check(position(["", "7", "7"], face_up=["9 9 W", "1", "1"], pile="5"))
+    check(position(["", "7", "7"], face_up=["3 3 5", "1", "1"], slop=["2 2 2", "", ""], pile="6 7"))
+    pages = check(position(["", "7", "7"], slop=["9 2 5", "1", "1"], pile="6"))
+    assert pages[0].count("Flip this Slop card") == 3
+
+
+def test_round_results_and_final_standings():
+    state = position(["9", "3 3 3 4 5", "", "6 7 8"], pile="5", out=(2,), dealer=0)
+    pages = check(ENGINE.apply(state, 0, play(9), 0))
+    assert "Round 1</h2>" in pages[None] and "out first" in pages[None]
+    state = position(["9", "3", "", "6 7 8"], pile="5", out=(2,), round=5, pigs=(5, 8, 6, 10))
+    state = ENGINE.apply(state, 0, play(9), 0)
+    assert state.phase is Phase.OVER
+    pages = check(state)
+    assert "Final standings" in pages[1] and "Game over." in pages[1]
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_every_position_of_a_real_game_renders_without_leaks(seats):
+    states = []
+
+    def keep(state, seat, action, now_ms):
+        if ENGINE.view(state, None)["log"][-1]["n"] % 97 == 0:
+            states.append(state)
+
+    playout(ENGINE, [BOTS["sensible"], BOTS["random"]] * (seats // 2) + [BOTS["random"]] * (seats % 2),
+            seed=seats, on_step=keep)
+    assert len(states) > 3
+    for state in states:
+        check(state)
