@@ -146,6 +146,8 @@ def draw_up(state: State, seat: int) -> tuple[State, tuple[int, ...]]:
         state = log(state, None, "The discards were shuffled into a new draw pile.")
     state = replace(state, draw_pile=pile, discards=discards, rng=rng,
                     hands=put(state.hands, seat, state.hands[seat] + drawn))
+    if not drawn:
+        return log(state, seat, "drew no cards."), drawn
     return log(state, seat, f"drew {count_words(len(drawn))} card{'s' if len(drawn) != 1 else ''}."), drawn
 
 
