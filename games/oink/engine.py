@@ -61,7 +61,8 @@ class OinkEngine(Engine):
             seats=seats, penalty_card=options["penalty_card"], reveal_gap_ms=options["reveal_gap_ms"],
             turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(),
             pile_id=0, revealed_at=0, pile_open=False, slaps=(), judged=0, phase=Phase.FLIP,
-            deadline_at=turn_ms, phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None, log=(), events=0,
+            deadline_at=turn_ms, phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None,
+            log=(), events=0,
         )
         return rules.logged(state, first, "flips first.")
 
@@ -94,8 +95,10 @@ class OinkEngine(Engine):
             raise IllegalAction("no such seat")
         kind = action.get("type")
         if kind == "flip":
-            if action != {"type": "flip"}:
+            if set(action) - {"type", "rtt_ms"}:
                 raise IllegalAction("a flip carries nothing else")
+            if action.get("rtt_ms") is not None:
+                _whole(action["rtt_ms"], "rtt_ms", 0, MAX_REPORTED_MS)  # added by the platform, unused
             if state.phase is not Phase.FLIP or seat != state.flipper:
                 raise IllegalAction("it is not your flip")
             return rules.flip(state, seat, now_ms)

@@ -344,3 +344,10 @@ def test_o10_a_slap_queued_while_disconnected_is_refused_later():
     state = flip(ready_to_flip(state), 1200)
     with pytest.raises(IllegalAction, match="late"):
         ENGINE.apply(state, 1, queued, 5000)
+
+
+def test_a_flip_may_carry_the_round_trip_the_platform_adds():
+    state = position(["dog3", "cow2"])
+    assert flip(state, 10) == ENGINE.apply(state, 0, {"type": "flip", "rtt_ms": 40}, 10)
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 0, {"type": "flip", "rtt_ms": -1}, 10)
