@@ -12,19 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core.bots import Bot, RandomBot
+from games.piggypiggy.rules import strict_leader
 
 # A pig held by an opponent costs us this much, plus one per point they have: hurt the leader first.
 OPPONENT_PIG = 3
 OWN_PIG = 10
 # Shore up a held pig when the nearest rival is within this much food.
 THREATENED_MARGIN = 3
-
-
-def strict_leader(amounts: list[int]) -> int | None:
-    best = max(amounts)
-    if best == 0 or amounts.count(best) > 1:
-        return None
-    return amounts.index(best)
 
 
 @dataclass
