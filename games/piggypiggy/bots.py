@@ -3,9 +3,10 @@
 The sensible bot reads only its view (public stacks and pigs, its own hand):
 it plays the food that wins a pig, else the one that shores up a pig it
 holds, else its biggest portion; then it aims goats where they take a pig
-away from an opponent or win one (and, failing that, at a pig holder's stack,
-since a goat kept in hand only blocks a draw); and it always adds every matching card
-when it inherits a pig (PG5).
+away from an opponent or win one (failing that, at a pig holder's stack,
+since a goat kept in hand only blocks a draw, but never where it hands a pig
+to a stronger opponent); and it adds every matching card when it inherits a
+pig (PG5).
 """
 from __future__ import annotations
 
