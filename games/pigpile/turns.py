@@ -31,7 +31,7 @@ def flip_slop(state: PigPileState, seat: int, index: int, now_ms: int) -> PigPil
         return _onto_pile(state, seat, rank, (card,), text, now_ms)
     picked = state.pile + (card,)
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(picked))), pile=())
-    state = with_event(state, seat, f"{text} — too low, picked up the pig pile ({len(picked)} cards)")
+    state = with_event(state, seat, f"{text} — too low, picked up the pig pile ({_cards(len(picked))})")
     return pass_turn(state, seat, 0, now_ms)
 
 
@@ -39,7 +39,7 @@ def pick_up(state: PigPileState, seat: int, now_ms: int) -> PigPileState:
     """PP5/PP3/PP12: no legal play — the whole pile to the hand; no draw, no specials, the turn ends."""
     pile = state.pile
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(state.hands[seat] + pile))), pile=())
-    state = with_event(state, seat, f"picked up the pig pile ({len(pile)} card{'s' if len(pile) != 1 else ''})")
+    state = with_event(state, seat, f"picked up the pig pile ({_cards(len(pile))})")
     return pass_turn(state, seat, 0, now_ms)
 
 
@@ -49,7 +49,7 @@ def pick_up_with_face_up(state: PigPileState, seat: int, rank: int, count: int, 
     pile = state.pile
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(pile + taken))), pile=(),
                     face_up=set_seat(state.face_up, seat, rest))
-    state = with_event(state, seat, f"picked up the pig pile ({len(pile)} cards) and {rank_words(rank, count)}"
+    state = with_event(state, seat, f"picked up the pig pile ({_cards(len(pile))}) and {rank_words(rank, count)}"
                                     " from the face-up cards")
     return pass_turn(state, seat, 0, now_ms)
 
@@ -124,3 +124,7 @@ def _go_out(state: PigPileState, seat: int, now_ms: int) -> tuple[PigPileState, 
     if len(state.out) == 2:
         return end_round(state, now_ms), True
     return state, False
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
