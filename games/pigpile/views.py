@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core import ranks_from_scores
 from games.pigpile.cards import cards_view
 from games.pigpile.rules import pile_value, source, top_run
-from games.pigpile.state import ROUNDS, Phase, PigPileState, cards_held
+from games.pigpile.state import ROUNDS, Phase, PigPileState
 
 
 def view(state: PigPileState, seat: int | None) -> dict:
@@ -23,7 +23,7 @@ def view(state: PigPileState, seat: int | None) -> dict:
         "dealer": state.dealer,
         "direction": "clockwise" if state.direction == 1 else "anticlockwise",
         "hand": None if seat is None else cards_view(state.hands[seat]),
-        "players": [_player(state, other, seat, choosing) for other in range(state.seats)],
+        "players": _players(state, seat, choosing),
         "pile": cards_view(state.pile),
         "pile_value": pile_value(state.pile),
         "run": None if rank is None else {"rank": rank, "count": run},
@@ -42,19 +42,20 @@ def view(state: PigPileState, seat: int | None) -> dict:
     }
 
 
-def _player(state: PigPileState, other: int, viewer: int | None, choosing: bool) -> dict:
-    face_up = state.face_up[other]
-    shown = not choosing or other == viewer  # PP1: choices stay secret until all have chosen
-    return {
+def _players(state: PigPileState, viewer: int | None, choosing: bool) -> list[dict]:
+    """Every seat's public side: counts, pigs, place, and face-up cards — hidden while the
+    others are still choosing them (PP1), except from their owner."""
+    hands, face_up, slop, out = state.hands, state.face_up, state.slop, state.out
+    return [{
         "seat": other,
-        "hand_count": len(state.hands[other]),
-        "face_up": cards_view(face_up) if shown else [],
-        "chosen": bool(face_up),
-        "slop_count": len(state.slop[other]),
-        "cards": cards_held(state, other),
+        "hand_count": len(hands[other]),
+        "face_up": cards_view(face_up[other]) if not choosing or other == viewer else [],
+        "chosen": bool(face_up[other]),
+        "slop_count": len(slop[other]),
+        "cards": len(hands[other]) + len(face_up[other]) + len(slop[other]),
         "pigs": state.pigs[other],
-        "place": state.out.index(other) + 1 if other in state.out else None,
-    }
+        "place": out.index(other) + 1 if other in out else None,
+    } for other in range(state.seats)]
 
 
 def _standings(state: PigPileState) -> list[dict]:
