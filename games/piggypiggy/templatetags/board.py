@@ -1,0 +1,171 @@
+"""The table page's arrangement of one viewer's Piggy Piggy view: what ``piggypiggy/table.html`` draws.
+
+Pure Python (no Django): it regroups the view and the viewer's legal actions —
+the seats from the viewer round the table, each stack with its food total and
+the goat targets among its cards, the pigs and where they sit, the hand by
+food with its play, the PG5 prompt — so the template stays free of logic.
+Nothing here adds information the view does not already give this viewer.
+"""
+from __future__ import annotations
+
+from games.core.cards import next_seat
+from games.piggypiggy.state import WIN_POINTS
+
+# The shared card art (static/img/cards.svg, static/css/cards.css) names foods in the singular.
+ART = {"ice-cream": "ice-cream", "tacos": "taco", "donuts": "donut", "fries": "fries", "cookies": "cookie"}
+STEPS = ((1, "Play"), (2, "Steal"), (3, "Draw"), (4, "Score"))
+
+
+def present(view: dict, legal: list[dict], players: list[dict], seat: int | None) -> dict:
+    names = {player["index"]: player["name"] for player in players}
+    seats = len(view["hand_sizes"])
+    names = {index: names.get(index, f"Player {index + 1}") for index in range(seats)}
+    order = [next_seat(seat, seats, step) for step in range(1, seats)] if seat is not None else list(range(seats))
+    targets = {(action["seat"], action["card"]): action for action in legal if action["type"] == "goat"}
+    plays = {action["food"]: action for action in legal if action["type"] == "play_food"}
+    adds = [action for action in legal if action["type"] == "add"]
+    end = next((action for action in legal if action["type"] == "end_play"), None)
+    foods = {food["food"]: food for food in view["foods"]}
+    return {
+        "phase": view["phase"],
+        "deck": view["deck"],
+        "turn_number": view["turn_number"],
+        "draw_pile": view["draw_pile"],
+        "discards": view["discards"],
+        "discard_top": _card(view["discard_top"]) if view["discard_top"] else None,
+        "steps": _steps(view),
+        "pigs": [_pig(pig, names, seat) for pig in view["pigs"]],
+        "others": [_seat(view, other, names, targets) for other in order],
+        "me": _seat(view, seat, names, targets) if seat is not None else None,
+        "hand": _hand(view["hand"] or [], plays, foods) if seat is not None else [],
+        "goats": sum(1 for card in view["hand"] or [] if card["goat"]),
+        "can_goat": bool(targets),
+        "end": end,
+        "inherit": _inherit(view, adds, foods) if adds else None,
+        "prompt": _prompt(view, legal, names, foods, seat),
+        "scored": _scored(view, names, seat),
+        "result": _result(view, names),
+    }
+
+
+def _card(card: dict) -> dict:
+    if card["goat"]:
+        return {**card, "art": "goat", "tint": "goat", "label": "", "title": "Goat", "short": "goat"}
+    art = ART.get(card["food"], card["food"])
+    amount = card["amount"]
+    return {**card, "art": art, "tint": art, "label": str(amount), "title": f"{amount} {card['name']}",
+            "short": card["name"]}
+
+
+def _steps(view: dict) -> list[dict]:
+    """PG2–PG8: step 1 is the only one with choices; steps 2–4 run the moment it ends."""
+    step = view["step"]
+    return [{"n": n, "label": label, "active": n == step} for n, label in STEPS]
+
+
+def _pig(pig: dict, names: dict, seat: int | None) -> dict:
+    holder = pig["holder"]
+    where = "in the middle" if holder is None else ("with you" if holder == seat else f"with {names[holder]}")
+    return {**pig, "where": where, "is_yours": holder is not None and holder == seat}
+
+
+def _seat(view: dict, index: int, names: dict, targets: dict) -> dict:
+    """One player's public side of the table (PG11): stacks with totals, pigs, points, hand size."""
+    held = {pig["food"] for pig in view["pigs"] if pig["holder"] == index}
+    stacks = []
+    for stack, food in zip(view["stacks"][index], view["foods"]):
+        if not stack["cards"]:
+            continue
+        cards = [{**_card(card), "target": targets.get((index, card["card"]))} for card in stack["cards"]]
+        stacks.append({**food, "art": ART.get(food["food"], food["food"]), "total": stack["total"],
+                       "cards": cards, "has_pig": food["food"] in held})
+    points = view["points"][index]
+    point_cards = [_card(card) for card in points["cards"]]
+    return {
+        "index": index,
+        "name": names[index],
+        "is_current": view["phase"] != "over" and view["current"] == index,
+        "is_prompted": view["prompt"] is not None and view["prompt"]["seat"] == index,
+        "hand_size": view["hand_sizes"][index],
+        "points": points["count"],
+        "pips": [card["tint"] for card in point_cards] + [""] * (WIN_POINTS - len(point_cards)),
+        "pigs": [pig for pig in view["pigs"] if pig["holder"] == index],
+        "stacks": stacks,
+        "has_targets": any(card["target"] for stack in stacks for card in stack["cards"]),
+        "is_winner": view["winner"] == index,
+    }
+
+
+def _hand(hand: list[dict], plays: dict, foods: dict) -> list[dict]:
+    """The hand by food in deck order, goats last; each food group with its PG2 play if legal."""
+    groups: dict = {}
+    for card in hand:
+        groups.setdefault(card["food"], []).append(_card(card))
+    ordered = [key for key in foods if key in groups] + ([None] if None in groups else [])
+    result = []
+    for key in ordered:
+        cards = groups[key]
+        total = sum(card["amount"] for card in cards)
+        play = plays.get(key)
+        label = ""
+        if play:
+            label = f"Play {total} {foods[key]['name']} ({len(cards)} card{'s' if len(cards) != 1 else ''})"
+        result.append({"food": key, "name": foods[key]["name"] if key else "goats", "cards": cards,
+                       "total": total, "play": play, "label": label, "goat": key is None})
+    return result
+
+
+def _inherit(view: dict, adds: list[dict], foods: dict) -> dict:
+    """PG5's prompt for the new holder: the matching cards, all preselected, or none."""
+    food = foods[view["prompt"]["food"]]
+    everything = max(adds, key=lambda action: len(action["cards"]))
+    matching = [_card(card) for card in view["hand"] if card["card"] in everything["cards"]]
+    return {"food": food, "cards": matching, "all": everything,
+            "none": next(action for action in adds if not action["cards"]),
+            "total": sum(card["amount"] for card in matching)}
+
+
+def _prompt(view: dict, legal: list[dict], names: dict, foods: dict, seat: int | None) -> str:
+    if view["phase"] == "over":
+        return "The game is over."
+    prompt = view["prompt"]
+    if prompt is not None:
+        food = foods[prompt["food"]]["name"]
+        if prompt["seat"] == seat:
+            return f"You took the {foods[prompt['food']]['colour']} pig! Add matching {food} cards to that stack?"
+        return f"{names[prompt['seat']]} took the {foods[prompt['food']]['colour']} pig and may add {food} cards."
+    if not legal:
+        return f"{names[view['current']]} is playing step 1."
+    kinds = {action["type"] for action in legal}
+    if "play_food" in kinds:
+        text = "Play one food — all your cards of it"
+        return text + (", and goats before or after." if "goat" in kinds else ".")
+    if "goat" in kinds:
+        return "Food played. Play goats, or end step 1."
+    return "Nothing more to play: end step 1 to steal, draw and score."
+
+
+def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
+    """PG8, PG11: the cards the last player scored after drawing, shown to everyone."""
+    scored = view["scored"]
+    if scored is None:
+        return None
+    who = "You" if scored["seat"] == seat else names[scored["seat"]]
+    count = len(scored["cards"])
+    return {"who": who, "seat": scored["seat"], "count": count, "cards": [_card(card) for card in scored["cards"]],
+            "total": view["points"][scored["seat"]]["count"]}
+
+
+def _result(view: dict, names: dict) -> dict | None:
+    """PG10 (or our stuck-table ending): why the game ended, and everyone's points and pigs."""
+    if view["phase"] != "over":
+        return None
+    pigs = [sum(1 for pig in view["pigs"] if pig["holder"] == index) for index in names]
+    rows = sorted(({"name": names[index], "points": view["points"][index]["count"], "pigs": pigs[index],
+                    "winner": view["winner"] == index} for index in names),
+                  key=lambda row: (-row["points"], -row["pigs"]))
+    if view["winner"] is not None:
+        headline = f"{names[view['winner']]} reached {WIN_POINTS} points and wins!"
+    else:
+        headline = "Nothing left to draw and nobody could play: the game ends on points."
+    return {"headline": headline, "rows": rows}
