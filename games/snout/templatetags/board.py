@@ -130,7 +130,10 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
             return f"Round {view['round']} is scored. Read the hands, then deal on."
         waiting = [names.get(index, "") for index, done in enumerate(view["done"]) if not done]
         return f"Waiting for {_and(waiting)} to deal on."
-    return "Game over."
+    best = max(view["scores"])
+    leaders = ["You" if index == seat else names.get(index, "") for index, score in enumerate(view["scores"])
+               if score == best]
+    return f"Game over: {_and(leaders)} {'win' if len(leaders) > 1 or leaders == ['You'] else 'wins'} with {best} points."
 
 
 def _and(words: list[str]) -> str:
