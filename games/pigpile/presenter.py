@@ -77,6 +77,8 @@ def _groups(cards: list[dict], actions: list[dict]) -> list[dict]:
 
 
 def _pile_hint(view: dict) -> str:
+    if view["phase"] == "over":
+        return ""
     if not view["pile"]:
         return "Empty pile: anything goes."
     if view["pile_value"] == 0:
