@@ -2,69 +2,57 @@
 
 A socket sends only the elements whose HTML changed since its last frame, each
 marked ``hx-swap-oob="true"`` so htmx swaps it into the element with the same id.
+The templates are ours, so a tag scanner that tracks nesting depth is enough
+(and far cheaper than a full HTML parser on every render); comments and
+``<script>``/``<style>`` bodies are skipped whole.
 """
 from __future__ import annotations
 
-from html.parser import HTMLParser
+import re
 
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-
-
-class _TopLevel(HTMLParser):
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=False)
-        self.text = text
-        self.line_starts = [0]
-        for index, char in enumerate(text):
-            if char == "\n":
-                self.line_starts.append(index + 1)
-        self.depth = 0
-        self.start = 0
-        self.current_id: str | None = None
-        self.found: list[tuple[str, int, int]] = []
-
-    def position(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        if self.depth == 0:
-            self.start = self.position()
-            self.current_id = dict(attrs).get("id")
-            if tag in VOID:
-                end = self.start + len(self.get_starttag_text())
-                self._close(end)
-                return
-        if tag not in VOID:
-            self.depth += 1
-
-    def handle_startendtag(self, tag, attrs):
-        if self.depth == 0:
-            self.start = self.position()
-            self.current_id = dict(attrs).get("id")
-            self._close(self.start + len(self.get_starttag_text()))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            begin = self.position()
-            self._close(self.text.index(">", begin) + 1)
-
-    def _close(self, end: int):
-        if self.current_id:
-            self.found.append((self.current_id, self.start, end))
-        self.current_id = None
+TOKEN = re.compile(
+    r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<(/?)([a-zA-Z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>",
+    re.DOTALL | re.IGNORECASE)
+ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 
 def split_top_level(html: str) -> dict[str, str]:
     """``{id: element_html}`` for each top-level element that has an id, in order.
     Top-level elements without an id cannot be swapped and are left out."""
-    parser = _TopLevel(html)
-    parser.feed(html)
-    parser.close()
-    return {element_id: html[start:end] for element_id, start, end in parser.found}
+    found: dict[str, str] = {}
+    depth, start, current_id = 0, 0, None
+    for token in TOKEN.finditer(html):
+        closing, name, attrs = token.group(2), token.group(3), token.group(4)
+        if name is None:  # a comment, or a whole script/style element
+            if depth == 0 and token.group(1):
+                element_id = _id(token.group(0)[:token.group(0).index(">")])
+                if element_id:
+                    found[element_id] = token.group(0)
+            continue
+        name = name.lower()
+        if closing:
+            if name in VOID:
+                continue
+            depth -= 1
+            if depth == 0 and current_id:
+                found[current_id] = html[start:token.end()]
+            continue
+        if depth == 0:
+            start, current_id = token.start(), _id(attrs)
+        if name in VOID or attrs.rstrip().endswith("/"):
+            if depth == 0 and current_id:
+                found[current_id] = html[start:token.end()]
+            continue
+        depth += 1
+    return found
+
+
+def _id(attrs: str) -> str | None:
+    match = ID.search(attrs)
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
 
 
 def out_of_band(element_html: str) -> str:

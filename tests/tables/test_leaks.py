@@ -1,0 +1,131 @@
+"""No frame sent to a seat ever shows another seat's hidden cards, and no frame
+sent to a spectator shows a hand — over both transports, through whole games.
+
+Two humans play random legal moves through their sockets, bots fill the other
+seats, a spectator watches, and the clock is skipped ahead instead of waited
+for. Every frame is then checked against ``hidden_cards`` of the state at the
+version the frame carries (replayed from the log), with ``games.core.viewcheck``.
+"""
+import json
+import random
+import re
+
+import pytest
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+
+from games.core.viewcheck import cards_in_html, cards_in_view
+from pigparlor.tables import services
+from pigparlor.tables.models import FINISHED, RUNNING, ActionLog
+from pigparlor.tables.registry import all_games, get_game
+from tests.tables.helpers import db, drain, make_user, open_socket, step_clock, table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+MARKER = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
+
+
+def has_template(game) -> bool:
+    try:
+        get_template(game.table_template)
+    except TemplateDoesNotExist:
+        return False
+    return True
+
+
+REGISTERED = [game.slug for game in all_games()]
+WITH_PAGES = [game.slug for game in all_games() if has_template(game)]
+
+
+def hidden_by_version(table_id: int, viewers) -> dict[int, dict]:
+    """{version: {viewer: hidden card ids}} for every version of a table, by one replay."""
+    current = table(table_id)
+    engine = get_game(current.game).engine
+    state = engine.start(current.seats, current.seed, current.options)
+    hidden = {1: {viewer: engine.hidden_cards(state, viewer) for viewer in viewers}}
+    for entry in ActionLog.objects.filter(table=current).order_by("version"):
+        state = engine.apply(state, entry.seat, entry.action, entry.at_ms - current.started_at_ms)
+        hidden[entry.version] = {viewer: engine.hidden_cards(state, viewer) for viewer in viewers}
+    return hidden
+
+
+def next_step(table_id: int, rng: random.Random):
+    """One step of the game, decided in one trip to the database: None when it is
+    over, a human's (seat, version, action) to send through their socket, or
+    the clock's turn (done here, skipping ahead to its next wake-up)."""
+    current = table(table_id)
+    if current.status != RUNNING:
+        return None
+    engine = get_game(current.game).engine
+    state = engine.load(current.state)
+    movers = [(seat, legal) for seat in (0, 1) if (legal := engine.legal_actions(state, seat))]
+    if movers and (rng.random() < 0.5 or current.wake_at_ms is None):
+        seat, legal = rng.choice(movers)
+        return seat, current.version, rng.choice(legal)
+    step_clock(table_id)
+    return "clock"
+
+
+async def play_whole_game(slug: str, api: bool, seed: int = 1):
+    engine = get_game(slug).engine
+    seats = min(max(engine.min_seats, 3), engine.max_seats)
+    ana, ben, carl = [await db(make_user)(name) for name in ("ana", "ben", "carl")]
+    created = await db(services.create_table)(host=ana, game=slug, seats=seats, bots=seats - 2)
+    await db(services.join_table)(created, ben)
+    sockets = {0: await open_socket(ana, created.pk, api=api), 1: await open_socket(ben, created.pk, api=api),
+               None: await open_socket(carl, created.pk, api=api)}
+    rng = random.Random(seed)
+    frames = {viewer: [] for viewer in sockets}
+    for _ in range(5000):
+        step = await db(next_step)(created.pk, rng)
+        if step is None:
+            break
+        if step != "clock":
+            seat, version, action = step
+            if api:
+                await sockets[seat].send_json_to({"type": "act", "version": version, "action": action})
+            else:
+                await sockets[seat].send_to(text_data=json.dumps({"version": str(version), "action": json.dumps(action)}))
+            frames[seat] += await drain(sockets[seat], 0.01)  # let the act land before looking again
+    for viewer, socket in sockets.items():
+        frames[viewer] += await drain(socket, 0.3)
+    for socket in sockets.values():
+        await socket.disconnect()
+    assert (await db(table)(created.pk)).status == FINISHED
+    return created.pk, frames
+
+
+def check_frames(hidden, frames, api: bool) -> int:
+    """Assert no frame leaks; returns how many frames showed their viewer some card."""
+    showing = 0
+    for viewer, texts in frames.items():
+        assert texts, f"viewer {viewer} got no frames"
+        for text in texts:
+            if api:
+                frame = json.loads(text)
+                if frame["type"] != "state":
+                    continue
+                version, cards = frame["version"], cards_in_view(frame)
+            else:
+                marker = MARKER.search(text)
+                if marker is None:
+                    assert not cards_in_html(text)
+                    continue
+                version, cards = int(marker.group(1)), cards_in_html(text)
+            assert not cards & hidden[version][viewer], (viewer, version, cards & hidden[version][viewer])
+            showing += bool(cards)
+    return showing
+
+
+@pytest.mark.parametrize("slug", ["countgame", *REGISTERED])
+async def test_json_frames_never_show_hidden_cards(count_game, slug):
+    table_id, frames = await play_whole_game(slug, api=True)
+    hidden = await db(hidden_by_version)(table_id, [0, 1, None])
+    assert check_frames(hidden, frames, api=True) > 0
+
+
+@pytest.mark.parametrize("slug", ["countgame", *WITH_PAGES])
+async def test_html_frames_never_show_hidden_cards(count_game, slug):
+    table_id, frames = await play_whole_game(slug, api=False)
+    hidden = await db(hidden_by_version)(table_id, [0, 1, None])
+    assert check_frames(hidden, frames, api=False) > 0
