@@ -41,8 +41,8 @@ def check_invariants(state):
             assert all(not player["face_up"] for player in view["players"] if player["seat"] != viewer)
 
 
-def run_game(seats, seed, kinds, turn_seconds, check_every):
-    state = ENGINE.start(seats, seed, {"turn_seconds": turn_seconds})
+def run_game(seats, seed, kinds, options, check_every):
+    state = ENGINE.start(seats, seed, options)
     rng = random.Random(seed)
     now = 0
     log = []
@@ -68,20 +68,21 @@ def run_game(seats, seed, kinds, turn_seconds, check_every):
         state = after
     check_invariants(state)
     assert state.phase is Phase.OVER and state.round == 5
-    assert replay(ENGINE, seats, seed, {"turn_seconds": turn_seconds}, log) == state
+    assert replay(ENGINE, seats, seed, options, log) == state
     return state
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(3, 6), seed=st.integers(0, 2 ** 32), data=st.data(),
-       turn_seconds=st.sampled_from([0, 0, 5]))
-def test_random_legal_play_keeps_every_invariant(seats, seed, data, turn_seconds):
+       options=st.fixed_dictionaries({"turn_seconds": st.sampled_from([0, 0, 5]), "greased_pig_start": st.booleans(),
+                                      "three_player_last_gets_one": st.booleans()}))
+def test_random_legal_play_keeps_every_invariant(seats, seed, data, options):
     kinds = data.draw(st.lists(st.sampled_from(["random", "sensible"]), min_size=seats, max_size=seats))
-    run_game(seats, seed, kinds, turn_seconds, check_every=3)
+    run_game(seats, seed, kinds, options, check_every=3)
 
 
 @settings(max_examples=20, deadline=None)
 @given(seats=st.integers(3, 6), seed=st.integers(0, 2 ** 32))
 def test_sensible_games_end_and_replay(seats, seed):
-    state = run_game(seats, seed, ["sensible"] * seats, 0, check_every=50)
+    state = run_game(seats, seed, ["sensible"] * seats, {}, check_every=50)
     assert max(state.pigs) > 0
