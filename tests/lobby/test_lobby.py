@@ -207,3 +207,14 @@ def test_rules_page_without_a_file_says_so(client, count_game, tmp_path, monkeyp
     monkeypatch.setattr(rules, "RULES_DIR", tmp_path)
     response = client.get(reverse("lobby:rules", args=["countgame"]))
     assert response.status_code == 200 and "not written yet" in response.content.decode()
+
+
+def test_a_watcher_follows_the_watch_link_to_the_spectators_table_page(client, count_game, ana, bea):
+    create(logged_in(client, ana), seats=2, bots=1, title="Spectate me")
+    table = Table.objects.get()
+    logged_in(client, bea)
+    listing = client.get(reverse("lobby:game", args=["countgame"])).content.decode()
+    assert 'aria-label="Watch Spectate me"' in listing
+    response = client.get(reverse("lobby:table", args=[table.pk]), follow=True)
+    assert response.status_code == 200
+    assert response.context["seat"] is None
