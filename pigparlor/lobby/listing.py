@@ -6,6 +6,8 @@ to every socket in the game's group.
 """
 from __future__ import annotations
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db.models import Count, Q
@@ -14,6 +16,7 @@ from django.template.loader import render_to_string
 from pigparlor.tables.models import OPEN, RUNNING, Table
 
 LISTING_LIMIT = 50
+log = logging.getLogger(__name__)
 
 
 def group_for_game(slug: str) -> str:
@@ -40,7 +43,19 @@ def render_listing(game) -> str:
 
 
 def on_listing_changed(sender, table, **kwargs) -> None:
-    """Receiver of ``table_listing_changed``: refresh the game's lobby and the table's waiting room."""
+    """Receiver of ``table_listing_changed``: refresh the game's lobby and the table's waiting room.
+
+    It runs inside the tables' after-commit broadcast, so it never raises: a
+    lobby that misses one refresh is fixed by the next, a table that missed its
+    clock wake-up would stall.
+    """
+    try:
+        _refresh(table)
+    except Exception:
+        log.exception("lobby refresh failed for table %s", table.pk)
+
+
+def _refresh(table) -> None:
     from pigparlor.tables.registry import UnknownGame, get_game
 
     layer = get_channel_layer()

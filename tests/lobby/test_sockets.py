@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from pigparlor.lobby.routing import websocket_urlpatterns
 from pigparlor.tables import services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter(websocket_urlpatterns)
 
 
@@ -24,6 +24,7 @@ def users(django_user_model):
     return [django_user_model.objects.create_user(name, password="x") for name in ("ana", "bea")]
 
 
+@pytest.mark.asyncio
 async def test_listing_socket_sends_the_listing_then_every_change(count_game, users):
     ana, bea = users
     socket, connected = await connect("/ws/lobby/countgame/")
@@ -41,11 +42,13 @@ async def test_listing_socket_sends_the_listing_then_every_change(count_game, us
     await socket.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_listing_socket_for_an_unknown_game_is_closed():
     _, connected = await connect("/ws/lobby/nope/")
     assert not connected
 
 
+@pytest.mark.asyncio
 async def test_private_tables_never_reach_the_listing(count_game, users):
     ana, _ = users
     socket, _ = await connect("/ws/lobby/countgame/")
@@ -56,6 +59,7 @@ async def test_private_tables_never_reach_the_listing(count_game, users):
     await socket.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_waiting_room_follows_joins_and_the_start(count_game, users):
     ana, bea = users
     table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3)
@@ -74,6 +78,7 @@ async def test_waiting_room_follows_joins_and_the_start(count_game, users):
     await room.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_waiting_room_of_a_private_table_needs_the_invite(count_game, users):
     ana, bea = users
     table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3, private=True)
@@ -85,9 +90,22 @@ async def test_waiting_room_of_a_private_table_needs_the_invite(count_game, user
     await room.disconnect()
 
 
+@pytest.mark.asyncio
 async def test_sockets_ignore_what_clients_send(count_game, users):
     socket, _ = await connect("/ws/lobby/countgame/")
     await socket.receive_from()
     await socket.send_to(text_data='{"type": "act"}')
     assert await socket.receive_nothing(timeout=0.2)
     await socket.disconnect()
+
+
+def test_a_failing_lobby_refresh_never_breaks_the_tables_broadcast(count_game, users, monkeypatch):
+    from pigparlor.lobby import listing
+
+    def broken(game):
+        raise RuntimeError("template trouble")
+
+    monkeypatch.setattr(listing, "render_listing", broken)
+    table = services.create_table(host=users[0], game="countgame", seats=2, bots=1)
+    table.refresh_from_db()
+    assert table.status == "running" and table.version == 1
