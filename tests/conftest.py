@@ -4,7 +4,7 @@
   127.0.0.1 and a free port, with its own temporary SQLite file and
   PIGPARLOR_BOT_DELAY_MS=0. It is the base URL (a ``str``, e.g.
   ``"http://127.0.0.1:41234"``) with extras: ``.ws_url`` (``ws://…``),
-  ``.db_path``, ``.env``, and ``.manage(*args)`` which runs a management command
+  ``.db_path``, ``.log_path`` (the server's output), ``.env``, and ``.manage(*args)`` which runs a management command
   against the same database (``live_site.manage("api_token", "ana", "--create")``
   returns its stdout). One server per test session.
 - ``count_game``: registers the tiny test game of ``tests/tables/countgame.py``.
@@ -50,6 +50,7 @@ class LiveSite(str):
     url: str
     ws_url: str
     db_path: Path
+    log_path: Path
     env: dict
     process: subprocess.Popen
 
@@ -88,6 +89,7 @@ def start_site(directory: Path, extra_env: dict | None = None) -> LiveSite:
             time.sleep(0.1)
     site = LiveSite(f"http://127.0.0.1:{port}")
     site.url, site.ws_url, site.db_path, site.env, site.process = str(site), f"ws://127.0.0.1:{port}", db_path, env, process
+    site.log_path = directory / "serve.log"
     return site
 
 

@@ -15,10 +15,15 @@ from pigparlor.tables.sockets import TableSocket
 
 
 class ApiTableConsumer(TableSocket):
+    last_frame: dict | None = None
+
     async def send_state(self, snapshot, full: bool):
         frame = rendering.JSON.get((*snapshot.key, self.viewer))
         if frame is None:
             frame = rendering.json_state(snapshot, self.viewer)
+        if not full and frame == self.last_frame:
+            return  # only seats changed (someone connected): nothing a program sees
+        self.last_frame = frame
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def send_error(self, refusal: TableError):
