@@ -34,9 +34,11 @@ def too_big(text: str | None, data: bytes | None) -> bool:
 
 class RoundTrip:
     """Recent ping→pong samples of one socket; the estimate is a low percentile
-    so one slow sample does not hand the player extra reaction time."""
+    (the 10th) so it follows the path's floor: one slow sample, or a pong held
+    back now and then, does not hand the player extra reaction time
+    (docs/fairness.md)."""
 
-    def __init__(self, keep: int = 10):
+    def __init__(self, keep: int = 20):
         self.samples: deque[float] = deque(maxlen=keep)
         self.pending: dict[int, float] = {}
         self.counter = 0
@@ -57,4 +59,4 @@ class RoundTrip:
         if not self.samples:
             return None
         ordered = sorted(self.samples)
-        return int(ordered[len(ordered) // 4])
+        return int(ordered[len(ordered) // 10])

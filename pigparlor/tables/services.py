@@ -151,12 +151,21 @@ def _start(table: Table, seats: list[Seat]) -> None:
     table.save()
 
 
-def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None) -> int:
+def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, received_at_ms=None) -> int:
     """Apply ``action`` for ``seat`` if the table is still at ``expected_version``.
 
     ``user`` None means the platform itself (the clock, a bot); otherwise the
     user must own ``seat``. ``rtt_ms`` is the server's estimate of the socket's
-    round trip, passed on to real-time engines only. Returns the new version.
+    round trip, passed on to real-time engines only. ``received_at_ms`` (epoch
+    ms) is when the socket received the action: the engine's time is stamped
+    then, not after waiting for the table's lock, so a slap is not charged for
+    other work queued before it (docs/fairness.md). Returns the new version.
+
+    A real-time engine's players race each other, so a player's action may
+    name a version that others' actions have already passed: for them an older
+    version is handed to the engine, whose actions name what they answer
+    (Oink!'s slaps name their pile state) and which refuses what came too
+    late. The clock and bots always need the exact version.
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise TableError(BAD_REQUEST, "an action is a JSON object with a \"type\"")
@@ -171,15 +180,16 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None) -> 
             raise TableError(ILLEGAL, "the game is over")
         if table.status == OPEN:
             raise TableError(ILLEGAL, "the game has not started")
-        if expected_version != table.version:
-            raise TableError(STALE, f"the table is at version {table.version}, not {expected_version}")
         game = get_game(table.game)
         engine = game.engine
+        racing = engine.realtime and user is not None and 0 < expected_version < table.version
+        if expected_version != table.version and not racing:
+            raise TableError(STALE, f"the table is at version {table.version}, not {expected_version}")
         action = {key: value for key, value in action.items() if key != "rtt_ms"}
         if engine.realtime and user is not None and rtt_ms is not None:
             action["rtt_ms"] = int(rtt_ms)
         state = engine.load(table.state)
-        now = max(epoch_ms(), table.changed_at_ms)
+        now = max(epoch_ms() if received_at_ms is None else received_at_ms, table.changed_at_ms)
         try:
             new_state = engine.apply(state, seat, action, to_engine_ms(table, now))
         except IllegalAction as refusal:

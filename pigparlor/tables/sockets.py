@@ -20,8 +20,13 @@ from pigparlor.tables.broadcast import group_name
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
 from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
 from pigparlor.tables.services import act
+from pigparlor.tables.timing import epoch_ms
 
 PING_SECONDS = 2.0
+# A new socket of a real-time table pings this many times quickly, so its first
+# actions already carry a round-trip estimate.
+QUICK_PINGS = 4
+QUICK_PING_SECONDS = 0.2
 
 
 class TableSocket(AsyncWebsocketConsumer):
@@ -76,9 +81,11 @@ class TableSocket(AsyncWebsocketConsumer):
             await database_sync_to_async(presence.seat_disconnected)(self.table_id, self.user)
 
     async def ping_forever(self):
+        pings = 0
         while True:
             await self.send_ping(self.round_trip.ping())
-            await asyncio.sleep(PING_SECONDS)
+            pings += 1
+            await asyncio.sleep(QUICK_PING_SECONDS if pings < QUICK_PINGS else PING_SECONDS)
 
     # -- outgoing --------------------------------------------------------------
     async def table_changed(self, event):
@@ -103,6 +110,7 @@ class TableSocket(AsyncWebsocketConsumer):
 
     # -- incoming --------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
+        self.received_at_ms = epoch_ms()
         if too_big(text_data, bytes_data):
             await self.send_error(TableError(BAD_REQUEST, "message too large"))
             return
@@ -127,7 +135,8 @@ class TableSocket(AsyncWebsocketConsumer):
         if self.viewer is None:
             raise TableError(FORBIDDEN, "spectators cannot act")
         await database_sync_to_async(act)(
-            self.table_id, self.viewer, action, version, user=self.user, rtt_ms=self.round_trip.estimate_ms())
+            self.table_id, self.viewer, action, version, user=self.user, rtt_ms=self.round_trip.estimate_ms(),
+            received_at_ms=self.received_at_ms)
 
     async def send_state(self, snapshot, full: bool):
         raise NotImplementedError
