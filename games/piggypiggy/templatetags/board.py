@@ -50,16 +50,17 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
 
 def _card(card: dict) -> dict:
     if card["goat"]:
-        return {**card, "art": "goat", "tint": "goat", "label": "", "title": "Goat", "short": "goat"}
+        return {**card, "art": "goat", "tint": "goat", "label": "", "title": "Goat"}
     art = ART.get(card["food"], card["food"])
     amount = card["amount"]
-    return {**card, "art": art, "tint": art, "label": str(amount), "title": f"{amount} {card['name']}",
-            "short": card["name"]}
+    return {**card, "art": art, "tint": art, "label": str(amount), "title": f"{amount} {card['name']}"}
 
 
 def _steps(view: dict) -> list[dict]:
     """PG2–PG8: step 1 is the only one with choices; steps 2–4 run the moment it ends."""
     step = view["step"]
+    if step is None:
+        return []
     return [{"n": n, "label": label, "active": n == step} for n, label in STEPS]
 
 
@@ -109,7 +110,7 @@ def _hand(hand: list[dict], plays: dict, foods: dict) -> list[dict]:
         play = plays.get(key)
         label = ""
         if play:
-            label = f"Play {total} {foods[key]['name']} ({len(cards)} card{'s' if len(cards) != 1 else ''})"
+            label = f"Play {total} {foods[key]['name']}"
         result.append({"food": key, "name": foods[key]["name"] if key else "goats", "cards": cards,
                        "total": total, "play": play, "label": label, "goat": key is None})
     return result
@@ -127,7 +128,7 @@ def _inherit(view: dict, adds: list[dict], foods: dict) -> dict:
 
 def _prompt(view: dict, legal: list[dict], names: dict, foods: dict, seat: int | None) -> str:
     if view["phase"] == "over":
-        return "The game is over."
+        return ""
     prompt = view["prompt"]
     if prompt is not None:
         food = foods[prompt["food"]]["name"]

@@ -74,7 +74,7 @@ def test_pg2_pg4_step_1_offers_each_food_the_goat_targets_and_ending_the_step_to
     state = table(["G T1 T2 I1", "C1", "D2"], stacks=["T1", "T3 C2", "T2"], pigs={"T": 1})
     pages = check(state)
     mine = pages[0]
-    assert "Play 3 tacos (2 cards)" in mine and "Play 1 ice cream (1 card)" in mine
+    assert "Play 3 tacos</button>" in mine and "Play 1 ice cream</button>" in mine
     assert len(TARGET.findall(mine)) == 3  # the three cards on players 2 and 3's stacks
     assert mine.count('class="pg-goat-toggle button--quiet"') == 1 and "End step 1" in mine
     assert 'class="card pg-goat-toggle"' in mine  # the goat in the hand is a button too
@@ -143,8 +143,8 @@ def test_pg10_the_final_standings_name_the_winner_and_offer_nothing():
     assert state.phase is Phase.OVER
     pages = check(state)
     for page in pages.values():
-        assert "Final standings" in page and "Player 1 reached 8 points and wins!" in page
-        assert active_step(page) is None and "ws-send" not in page
+        assert "<h2>Player 1 reached 8 points and wins!</h2>" in page
+        assert 'class="pg-steps__list"' not in page and "pg-prompt__text" not in page and "ws-send" not in page
     rows = re.findall(r"<tr(?: class=\"is-winner\")?><td>(Player \d)</td><td>(\d+)</td><td>(\d+)</td></tr>", pages[None])
     assert rows == [("Player 1", "8", "1"), ("Player 4", "5", "1"), ("Player 3", "3", "1"), ("Player 2", "3", "0")]
 
