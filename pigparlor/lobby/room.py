@@ -28,4 +28,5 @@ def room_context(table: Table, user, invite_code: str | None) -> dict | None:
         "invite_code": invite_code if invited else "",
         "invite_path": reverse("lobby:invite", args=[table.invite_code]) if table.private and mine else "",
         "empty_seats": sum(1 for seat in seats if not seat.taken),
+        "taken_seats": sum(1 for seat in seats if seat.taken),
     }

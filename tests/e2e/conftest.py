@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import uuid
 
@@ -18,6 +19,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
 PASSWORD = "snouts-and-trotters-42"
+TABLE_PAGE = re.compile(r"(?<!lobby)/tables/\d+/$")
 _names = itertools.count()
 
 
@@ -75,3 +77,13 @@ def sign_up(page, base_url: str, username: str | None = None) -> str:
 
 def horizontal_overflow(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def wait_for_table_page(page) -> None:
+    """Wait until the page shows a live table. Polls the address rather than waiting for
+    one navigation: leaving the waiting room may navigate twice (the button's redirect
+    and the room socket's "the cards are dealt"), and the first one is then aborted."""
+    from playwright.sync_api import expect
+
+    expect(page).to_have_url(TABLE_PAGE, timeout=15_000)
+    page.wait_for_load_state()

@@ -1,15 +1,9 @@
 """The lobby in a browser: a table created from the form, the live listing, the waiting room."""
-import re
-
 import pytest
 
-from tests.e2e.conftest import PHONE, sign_up
+from tests.e2e.conftest import PHONE, sign_up, wait_for_table_page
 
 pytestmark = pytest.mark.browser
-
-
-def at_table_page(url: str) -> bool:
-    return re.search(r"(?<!lobby)/tables/\d+/$", url) is not None
 
 
 def test_create_a_table_and_a_friend_joins_from_the_live_listing(live_site, context_factory):
@@ -33,9 +27,10 @@ def test_create_a_table_and_a_friend_joins_from_the_live_listing(live_site, cont
     row = guest.locator(".table-list__item", has_text="Mud & <Friends>")
     row.wait_for()
     assert "2 of 3 seated" in row.inner_text()
+    assert guest.locator("#lobby-announce").inner_text().startswith("1 open table")
     row.get_by_role("button", name="Join").click()
-    guest.wait_for_url(at_table_page)
-    host.wait_for_url(at_table_page)
+    wait_for_table_page(guest)
+    wait_for_table_page(host)
     assert guest.url == host.url
     assert friend in guest.content()
 
@@ -47,7 +42,7 @@ def test_host_starts_early_with_bots(live_site, page):
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url("**/lobby/tables/*/")
     page.get_by_role("button", name="Start now with 3 bots").click()
-    page.wait_for_url(at_table_page)
+    wait_for_table_page(page)
 
 
 def test_private_table_invite_link(live_site, context_factory):

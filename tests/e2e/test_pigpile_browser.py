@@ -1,18 +1,12 @@
 """Whole Pig Pile games played by clicking, as the issue asks: a newcomer against three
 bots, and two friends (one on a phone) with two bots, one of whom reloads mid-game."""
-import re
-
 import pytest
 
-from tests.e2e.conftest import horizontal_overflow, sign_up
+from tests.e2e.conftest import horizontal_overflow, sign_up, wait_for_table_page
 from tests.e2e.pigpile_player import FINAL, play_until_finished, version
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
-
-
-def at_table_page(url: str) -> bool:
-    return re.search(r"(?<!lobby)/tables/\d+/$", url) is not None
 
 
 def create_pigpile_table(page, base_url, seats, bots):
@@ -26,7 +20,7 @@ def test_newcomer_plays_pigpile_against_three_bots_to_the_final_standings(live_s
     page = context_factory(viewport={"width": 360, "height": 740}).new_page()
     name = sign_up(page, live_site)
     create_pigpile_table(page, live_site, seats=4, bots=3)
-    page.wait_for_url(at_table_page)
+    wait_for_table_page(page)
     page.locator("#pp-hand").wait_for()
     assert horizontal_overflow(page) == 0
 
@@ -52,8 +46,8 @@ def test_two_friends_and_two_bots_play_live_and_one_reloads_mid_game(live_site, 
     room = ana.url
     bea.goto(room)
     bea.get_by_role("button", name="Take a seat").click()
-    bea.wait_for_url(at_table_page)
-    ana.wait_for_url(at_table_page)
+    wait_for_table_page(bea)
+    wait_for_table_page(ana)
     assert ana.url == bea.url
 
     seen_live = {"ana": False, "bea": False}

@@ -109,3 +109,18 @@ def test_a_failing_lobby_refresh_never_breaks_the_tables_broadcast(count_game, u
     table = services.create_table(host=users[0], game="countgame", seats=2, bots=1)
     table.refresh_from_db()
     assert table.status == "running" and table.version == 1
+
+
+@pytest.mark.asyncio
+async def test_frames_carry_a_short_announcement_for_screen_readers(count_game, users):
+    ana, bea = users
+    socket, _ = await connect("/ws/lobby/countgame/")
+    assert "0 open tables, 0 playing now." in await socket.receive_from()
+    table = await sync_to_async(services.create_table)(host=ana, game="countgame", seats=3)
+    assert "1 open table, 0 playing now." in await socket.receive_from()
+    room, _ = await connect(f"/ws/lobby/tables/{table.pk}/", ana)
+    assert 'id="room-announce"' in await room.receive_from()
+    await sync_to_async(services.join_table)(table, bea)
+    assert "2 of 3 seats taken." in await room.receive_from()
+    await socket.disconnect()
+    await room.disconnect()
