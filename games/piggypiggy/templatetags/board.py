@@ -27,12 +27,11 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     end = next((action for action in legal if action["type"] == "end_play"), None)
     foods = {food["food"]: food for food in view["foods"]}
     return {
-        "phase": view["phase"],
         "deck": view["deck"],
+        "target": WIN_POINTS,
         "turn_number": view["turn_number"],
         "draw_pile": view["draw_pile"],
         "discards": view["discards"],
-        "discard_top": _card(view["discard_top"]) if view["discard_top"] else None,
         "steps": _steps(view),
         "pigs": [_pig(pig, names, seat) for pig in view["pigs"]],
         "others": [_seat(view, other, names, targets) for other in order],
@@ -90,7 +89,6 @@ def _seat(view: dict, index: int, names: dict, targets: dict) -> dict:
         "hand_size": view["hand_sizes"][index],
         "points": points["count"],
         "pips": [card["tint"] for card in point_cards] + [""] * (WIN_POINTS - len(point_cards)),
-        "pigs": [pig for pig in view["pigs"] if pig["holder"] == index],
         "stacks": stacks,
         "has_targets": any(card["target"] for stack in stacks for card in stack["cards"]),
         "is_winner": view["winner"] == index,
@@ -108,11 +106,8 @@ def _hand(hand: list[dict], plays: dict, foods: dict) -> list[dict]:
         cards = groups[key]
         total = sum(card["amount"] for card in cards)
         play = plays.get(key)
-        label = ""
-        if play:
-            label = f"Play {total} {foods[key]['name']}"
-        result.append({"food": key, "name": foods[key]["name"] if key else "goats", "cards": cards,
-                       "total": total, "play": play, "label": label, "goat": key is None})
+        label = f"Play {total} {foods[key]['name']}" if play else ""
+        result.append({"food": key, "cards": cards, "play": play, "label": label, "goat": key is None})
     return result
 
 
@@ -131,10 +126,10 @@ def _prompt(view: dict, legal: list[dict], names: dict, foods: dict, seat: int |
         return ""
     prompt = view["prompt"]
     if prompt is not None:
-        food = foods[prompt["food"]]["name"]
+        food = foods[prompt["food"]]
         if prompt["seat"] == seat:
-            return f"You took the {foods[prompt['food']]['colour']} pig! Add matching {food} cards to that stack?"
-        return f"{names[prompt['seat']]} took the {foods[prompt['food']]['colour']} pig and may add {food} cards."
+            return f"You took the {food['colour']} pig! Add matching {food['name']} cards to that stack?"
+        return f"{names[prompt['seat']]} took the {food['colour']} pig and may add {food['name']} cards."
     if not legal:
         return f"{names[view['current']]} is playing step 1."
     kinds = {action["type"] for action in legal}
@@ -153,7 +148,7 @@ def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
         return None
     who = "You" if scored["seat"] == seat else names[scored["seat"]]
     count = len(scored["cards"])
-    return {"who": who, "seat": scored["seat"], "count": count, "cards": [_card(card) for card in scored["cards"]],
+    return {"who": who, "count": count, "cards": [_card(card) for card in scored["cards"]],
             "total": view["points"][scored["seat"]]["count"]}
 
 
