@@ -110,3 +110,13 @@ def live_site():
             yield site
         finally:
             stop_site(site)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_table_caches():
+    """Rolled-back tests reuse table ids; the per-process render caches must not
+    carry one test's tables into the next."""
+    from pigparlor.tables import rendering
+
+    for cache in (rendering.SNAPSHOTS, rendering.HTML, rendering.JSON):
+        cache.items.clear()

@@ -17,13 +17,20 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def announce_after_commit(table, *, listing: bool = False) -> None:
-    """Queue the broadcast of ``table``'s current version for when the transaction commits."""
+def announce_after_commit(table, *, listing: bool = False, snapshot=None) -> None:
+    """Queue the broadcast of ``table``'s current version for when the transaction commits.
+
+    ``snapshot`` (a ``rendering.Snapshot`` of what was just committed) primes this
+    process's cache, so its sockets render the new version without a query.
+    """
     table_id, version, seats_rev, wake_at_ms = table.pk, table.version, table.seats_rev, table.wake_at_ms
 
     def send():
         from pigparlor.tables.clock import CLOCK
+        from pigparlor.tables.rendering import SNAPSHOTS
 
+        if snapshot is not None:
+            SNAPSHOTS.put(snapshot.key, snapshot)
         layer = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
@@ -28,7 +29,8 @@ class TableConsumer(TableSocket):
         base = "" if full or self.sent_key is None else self.sent_key[0]
         parts = rendering.HTML.get((*snapshot.key, self.viewer))
         if parts is None:
-            parts = await database_sync_to_async(rendering.html_parts)(snapshot, self.viewer)
+            # Rendering reads no database: keep it off the one thread the ORM calls share.
+            parts = await sync_to_async(rendering.html_parts, thread_sensitive=False)(snapshot, self.viewer)
         frame = rendering.html_frame(parts, self.sent_parts)
         self.sent_parts = dict(parts)
         marker = format_html('<div id="table-version" hx-swap-oob="true" hidden data-version="{}" data-base="{}"></div>',

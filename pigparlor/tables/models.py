@@ -7,6 +7,7 @@ sits where and who is connected, which the page shows but the engine never sees.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
@@ -94,3 +95,12 @@ class ActionLog(models.Model):
 
     def __str__(self):
         return f"table {self.table_id} v{self.version}: {self.action}"
+
+
+def seats_of(table: Table) -> list[Seat]:
+    """A table's seats in order, with each player (and their profile, where the
+    accounts app provides one) loaded, so rendering names needs no more queries."""
+    related = ["user"]
+    if hasattr(get_user_model(), "profile"):
+        related.append("user__profile")
+    return list(table.seat_set.select_related(*related).order_by("index"))

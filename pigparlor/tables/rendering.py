@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import out_of_band, split_top_level
-from pigparlor.tables.models import Seat, Table
+from pigparlor.tables.models import Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
@@ -75,7 +75,7 @@ def load_snapshot(table_id: int) -> Snapshot:
     cached = SNAPSHOTS.get(key)
     if cached is not None:
         return cached
-    seats = tuple(table.seat_set.select_related("user").order_by("index"))
+    seats = tuple(seats_of(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
     return SNAPSHOTS.put(key, Snapshot(table, seats, state))
 

@@ -18,8 +18,9 @@ from pigparlor.tables import presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
-from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
+from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table, seats_of
 from pigparlor.tables.registry import UnknownGame, get_game
+from pigparlor.tables.rendering import Snapshot
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
 def game_for(slug: str):
@@ -38,7 +39,7 @@ def _locked(table_or_id) -> Table:
 
 
 def _seats(table) -> list[Seat]:
-    return list(table.seat_set.select_related("user").order_by("index"))
+    return seats_of(table)
 
 
 @transaction.atomic
@@ -211,5 +212,5 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         if listing:
             table.seats_rev += 1
         table.save()
-        announce_after_commit(table, listing=listing)
+        announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
         return table.version

@@ -29,6 +29,14 @@ def log_and_state(table_id):
     return current.version, current.state, list(ActionLog.objects.filter(table=current).values_list("version", flat=True))
 
 
+def api_error(frames):
+    return any(json.loads(frame)["type"] == "error" for frame in frames)
+
+
+def page_error(frames):
+    return any('id="table-error"' in frame for frame in frames)
+
+
 def errors(frames):
     return [frame["code"] for frame in json_frames(frames) if frame["type"] == "error"]
 
@@ -44,12 +52,16 @@ async def test_two_sockets_sending_the_same_action_at_once_apply_it_exactly_once
     action, version = await db(first_legal)(count_game, table_id, 0)
     await asyncio.gather(first.send_to(text_data=form_message(version, action)),
                          second.send_json_to({"type": "act", "version": version, "action": action}))
-    browser, api = await drain(first, 0.3), json_frames(await drain(second, 0.3))
+    browser, api = [], []
+    for _ in range(100):
+        browser += await drain(first, 0.05)
+        api += json_frames(await drain(second, 0.05))
+        refusals = [frame for frame in api if frame["type"] == "error"] + [f for f in browser if 'data-code="stale"' in f]
+        if refusals and any(frame["type"] == "state" and frame["version"] == version + 1 for frame in api):
+            break
     assert (await db(table)(table_id)).version == version + 1
     assert await db(ActionLog.objects.filter(table_id=table_id).count)() == 1
-    errors = [frame for frame in api if frame["type"] == "error"] + [f for f in browser if 'data-code="stale"' in f]
-    assert len(errors) == 1
-    assert any(frame["type"] == "state" and frame["version"] == version + 1 for frame in api)
+    assert len(refusals) == 1
     await first.disconnect(), await second.disconnect()
 
 
@@ -60,7 +72,8 @@ async def test_a_stale_version_is_refused_and_changes_nothing(count_game):
     action, version = await db(first_legal)(count_game, table_id, 0)
     before = await db(log_and_state)(table_id)
     await socket.send_json_to({"type": "act", "version": version - 1, "action": action})
-    assert [frame for frame in json_frames(await drain(socket)) if frame["type"] == "error"] == [
+    frames = await receive_until(socket, api_error) + await drain(socket)
+    assert [frame for frame in json_frames(frames) if frame["type"] == "error"] == [
         {"type": "error", "code": "stale", "message": f"the table is at version {version}, not {version - 1}"}]
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -83,7 +96,7 @@ async def test_every_bad_api_message_gets_its_code_and_changes_nothing(count_gam
     await drain(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=message)
-    frames = json_frames(await drain(socket))
+    frames = json_frames(await receive_until(socket, api_error) + await drain(socket))
     assert [frame["code"] for frame in frames if frame["type"] == "error"] == [code]
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -103,7 +116,8 @@ async def test_every_bad_browser_message_gets_its_code_and_changes_nothing(count
     await drain(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=message)
-    errors = [frame for frame in await drain(socket) if 'id="table-error"' in frame]
+    errors = [frame for frame in await receive_until(socket, page_error) + await drain(socket)
+              if 'id="table-error"' in frame]
     assert len(errors) == 1 and f'data-code="{code}"' in errors[0]
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -119,8 +133,8 @@ async def test_acting_for_another_seat_or_as_a_spectator_is_forbidden(count_game
     before = await db(log_and_state)(table_id)
     for socket in (watcher, seat_one):
         await socket.send_json_to({"type": "act", "version": version, "action": action})
-    assert errors(await drain(watcher)) == ["forbidden"]
-    assert errors(await drain(seat_one)) == ["illegal"]  # seat 1's own move, not its turn
+    assert errors(await receive_until(watcher, api_error) + await drain(watcher)) == ["forbidden"]
+    assert errors(await receive_until(seat_one, api_error) + await drain(seat_one)) == ["illegal"]  # seat 1's own move, not its turn
     assert await db(log_and_state)(table_id) == before
     await watcher.disconnect(), await seat_one.disconnect()
 
@@ -128,7 +142,7 @@ async def test_acting_for_another_seat_or_as_a_spectator_is_forbidden(count_game
 async def test_an_unknown_table_is_not_found(count_game):
     ana = await db(make_user)("ana")
     socket = await open_socket(ana, 424242, api=True)
-    assert json_frames(await drain(socket))[0]["code"] == "not_found"
+    assert errors(await receive_until(socket, api_error)) == ["not_found"]
     await socket.disconnect()
 
 
@@ -136,7 +150,7 @@ async def test_a_private_table_is_watched_only_with_its_invite_code(count_game):
     ana, carl = await db(make_user)("ana"), await db(make_user)("carl")
     created = await db(services.create_table)(host=ana, game="countgame", seats=2, bots=1, private=True)
     refused = await open_socket(carl, created.pk, api=True)
-    assert errors(await drain(refused)) == ["forbidden"]
+    assert errors(await receive_until(refused, api_error)) == ["forbidden"]
     watcher = await open_socket(carl, created.pk, api=True, invite=created.invite_code)
     frames = json_frames(await drain(watcher))
     assert frames[0]["type"] == "state" and frames[0]["seat"] is None and frames[0]["view"]["hand"] == []
@@ -146,7 +160,8 @@ async def test_a_private_table_is_watched_only_with_its_invite_code(count_game):
 async def test_a_reconnecting_socket_gets_a_full_snapshot(count_game):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
-    first = "".join(await drain(socket))
+    full = await receive_until(socket, lambda frames: 'data-base=""' in "".join(frames))
+    first = "".join(full + await receive_until(socket, lambda frames: frames))  # then the "ana is here" update
     action, version = await db(first_legal)(count_game, table_id, 0)
     await socket.send_to(text_data=form_message(version, action))
     update = "".join(await receive_until(socket, lambda frames: f'data-version="{version + 1}"' in "".join(frames)))
