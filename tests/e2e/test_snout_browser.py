@@ -38,10 +38,11 @@ def answered(page, before: int) -> bool:
     return True
 
 
-def pass_three(page, seen: dict) -> bool:
-    """S3 by tapping: three cards other than the preset ones (the oldest pick drops out), then send."""
+def pass_three(page, seen: dict, retap: bool) -> bool:
+    """S3: send the preset three (the highest cards), or first tap three others (each tap drops
+    the oldest pick)."""
     fresh = page.locator("#sn-hand .sn-pick[aria-pressed=false]")
-    for _ in range(min(3, fresh.count())):
+    for _ in range(min(3, fresh.count()) if retap else 0):
         fresh.first.click()
     assert page.locator("#sn-hand .sn-pick[aria-pressed=true]").count() == 3
     send = page.locator("#sn-hand .sn-pass button")
@@ -52,20 +53,20 @@ def pass_three(page, seen: dict) -> bool:
     return answered(page, before)
 
 
-def take_a_turn(page, seen: dict) -> bool:
+def take_a_turn(page, seen: dict, retap: bool) -> bool:
     """Do whatever the page offers; True when a click went out. In the Snout! window, call
     Snout! holding 5 points or fewer, else play on."""
     try:
         if page.locator("#sn-hand .sn-pass").count():
-            return pass_three(page, seen)
+            return pass_three(page, seen, retap)
         buttons = page.locator("#sn-prompt button")
-        if buttons.count() == 0:
-            return False
         labels = [label.strip() for label in buttons.all_inner_texts()]
+        if not labels:
+            return False
         choice = 0
-        if "Play on" in labels:
-            held = int(re.search(r"\((\d+) in hand\)", labels[0]).group(1))
-            choice = 0 if held <= 5 else labels.index("Play on")
+        snout = re.search(r"\((\d+) in hand\)", labels[0])
+        if "Play on" in labels and snout:
+            choice = 0 if int(snout.group(1)) <= 5 else labels.index("Play on")
         kind = labels[choice].split(" (")[0]
         seen[kind] = seen.get(kind, 0) + 1
         before = version(page)
@@ -75,8 +76,7 @@ def take_a_turn(page, seen: dict) -> bool:
     return answered(page, before)
 
 
-def start_a_game(page, base_url, seats: int, early_snout: bool) -> str:
-    name = sign_up(page, base_url)
+def start_a_game(page, base_url, seats: int, early_snout: bool) -> None:
     page.goto(f"{base_url}/games/snout/")
     page.select_option("select[name=seats]", str(seats))
     page.fill("input[name=bots]", str(seats - 1))
@@ -87,16 +87,15 @@ def start_a_game(page, base_url, seats: int, early_snout: bool) -> str:
     page.locator("#sn-hand .sn-pick").first.wait_for()
     assert horizontal_overflow(page) == 0
     assert page.locator("#sn-others .sn-seat").count() == seats - 1
-    return name
 
 
-def play_to_the_end(page) -> dict:
+def play_to_the_end(page, retap: bool) -> dict:
     """Click until the final standings show; what was clicked, by kind."""
     seen = {"passes": 0}
     deadline = time.monotonic() + LIMIT_S
     while page.locator(FINAL).count() == 0:
         assert time.monotonic() < deadline, f"no final standings within {LIMIT_S} s: {seen}"
-        if not take_a_turn(page, seen):
+        if not take_a_turn(page, seen, retap):
             page.wait_for_timeout(50)
     return seen
 
@@ -120,24 +119,30 @@ def test_a_newcomer_plays_a_whole_game_of_snout_on_a_phone(live_site, context_fa
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    name = start_a_game(page, live_site, seats=4, early_snout=False)
+    name = sign_up(page, live_site)
+    start_a_game(page, live_site, seats=4, early_snout=False)
 
-    seen = play_to_the_end(page)
+    seen = play_to_the_end(page, retap=True)
 
     assert seen["passes"] >= 1 and seen.get("Toss the pig", 0) >= 1 and seen.get("Next round", 0) >= 1
     check_the_end(page, name, seats=4)
     assert errors == []
 
 
-def test_early_snout_is_offered_after_every_toss_on_a_phone(live_site, context_factory):
+def test_early_snout_is_offered_after_a_toss_on_a_phone(live_site, context_factory):
+    """Bots think for no time in tests, so one may call Snout! before the page can answer a
+    window; a game where that happened every time is finished, and a new one started (at most
+    three: with the preset pass, about one game in forty never offers the window)."""
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    name = start_a_game(page, live_site, seats=3, early_snout=True)
-
-    seen = play_to_the_end(page)
-
-    assert seen["passes"] >= 1
+    name = sign_up(page, live_site)
+    for _ in range(3):
+        start_a_game(page, live_site, seats=3, early_snout=True)
+        seen = play_to_the_end(page, retap=False)
+        assert seen["passes"] >= 1
+        check_the_end(page, name, seats=3)
+        if seen.get("Play on", 0) + seen.get("Snout!", 0):
+            break
     assert seen.get("Play on", 0) + seen.get("Snout!", 0) >= 1
-    check_the_end(page, name, seats=3)
     assert errors == []

@@ -67,7 +67,6 @@ def _seat(view: dict, index: int, names: dict) -> dict:
         "score": view["scores"][index],
         "is_dealer": view["dealer"] == index,
         "has_pig": view["phase"] in ("toss", "snout_window") and view["tosser"] == index,
-        "is_turn": view["turn"] == index,
         "passed": view["passed"][index] if view["phase"] == "pass" else None,
         "done": view["done"][index] if view["phase"] in ("snout_window", "round_over") else None,
         "did": _did(toss, index) if toss else "",
