@@ -239,7 +239,10 @@ def main():
         finally:
             if process is not None:
                 process.terminate()
-                process.wait(timeout=20)
+                try:
+                    process.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
 
 
 if __name__ == "__main__":
