@@ -33,7 +33,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "draw_pile": view["draw_pile"],
         "discards": view["discards"],
         "steps": _steps(view),
-        "pigs": [_pig(pig, names, seat) for pig in view["pigs"]],
+        "pigs": [_pig(view, food, names, seat) for food in range(len(view["pigs"]))],
         "others": [_seat(view, other, names, targets) for other in order],
         "me": _seat(view, seat, names, targets) if seat is not None else None,
         "hand": _hand(view["hand"] or [], plays, foods) if seat is not None else [],
@@ -63,10 +63,19 @@ def _steps(view: dict) -> list[dict]:
     return [{"n": n, "label": label, "active": n == step} for n, label in STEPS]
 
 
-def _pig(pig: dict, names: dict, seat: int | None) -> dict:
+def _pig(view: dict, food: int, names: dict, seat: int | None) -> dict:
+    """A pig, where it sits, and for a player the food race it follows (PG6): their stack
+    against the biggest of the others', so the decision needs no scrolling on a phone."""
+    pig = view["pigs"][food]
     holder = pig["holder"]
     where = "in the middle" if holder is None else ("with you" if holder == seat else f"with {names[holder]}")
-    return {**pig, "where": where, "is_yours": holder is not None and holder == seat}
+    race = None
+    if seat is not None:
+        totals = [stacks[food]["total"] for stacks in view["stacks"]]
+        best = max((total for other, total in enumerate(totals) if other != seat), default=0)
+        if totals[seat] or best:
+            race = {"yours": totals[seat], "best": best}
+    return {**pig, "where": where, "is_yours": holder is not None and holder == seat, "race": race}
 
 
 def _seat(view: dict, index: int, names: dict, targets: dict) -> dict:

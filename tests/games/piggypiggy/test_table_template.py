@@ -89,6 +89,15 @@ def test_pg3_each_stack_shows_its_food_total_not_its_card_count():
     assert '<span class="pg-stack__total">5</span> <span class="pg-stack__name">tacos</span>' in pages[0]
 
 
+def test_pg6_each_pig_shows_the_viewers_food_race_against_the_biggest_other_stack():
+    pages = check(table(["I1", "C1", "D1"], stacks=["T2", "T3 T1", "T1 D2"], pigs={"T": 1}))
+    assert "your tacos 2, the most of the others 4" in pages[0]
+    assert "your tacos 4, the most of the others 2" in pages[1]
+    assert "your donuts 0, the most of the others 2" in pages[0]
+    assert "your ice cream" not in pages[0]  # nobody has any: no race to show
+    assert "pg-pigs__race" not in pages[None]
+
+
 def test_pg4_without_a_target_a_goat_is_not_offered():
     pages = check(table(["G I1", "C1"], stacks=["T1", ""]))
     assert "pg-goat-toggle" not in pages[0] and "pg-target" not in pages[0]
