@@ -33,6 +33,7 @@ class TableSocket(AsyncWebsocketConsumer):
     table_id: int
     viewer: int | None = None
     sent_key: tuple[int, int] | None = None
+    pinger: asyncio.Future | None = None
 
     async def dispatch(self, message):
         # Channels would hop to a worker thread before every message to close
@@ -53,7 +54,6 @@ class TableSocket(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.limit = RateLimit()
         self.round_trip = RoundTrip()
-        self.pinger = None
         invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
         try:
             snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)

@@ -6,6 +6,8 @@
 // - Every frame carries #table-version with data-version and data-base (the
 //   version the frame's changes build on; empty for a full snapshot). If the base
 //   is not the version this page holds, a frame went missing: ask for a snapshot.
+// - A part with no place on the page (the game's parts, when the page was
+//   opened before the table started) means the layout changed: reload.
 // - New event-log lines (data-n above the last announced) are read out through a
 //   polite live region that is never swapped.
 (function () {
@@ -77,6 +79,11 @@
     }
     announceNewLines();
     tick();
+  });
+
+  var reloading = false;
+  document.body.addEventListener("htmx:oobErrorNoTarget", function () {
+    if (!reloading) { reloading = true; window.location.reload(); }
   });
 
   tick();
