@@ -107,7 +107,8 @@ def check_the_end(page, name: str, seats: int) -> None:
     assert page.locator("#sn-prompt").inner_text().startswith("Game over: ")
     assert page.locator("#sn-round .sn-hands__row").count() == seats
     assert page.locator("#sn-round .card").count() >= 1  # the losers' hands, shown (S11)
-    rounds = page.locator("#sn-sheet tbody tr").count()
+    assert page.locator("#sn-sheet tbody tr").count() == seats
+    rounds = page.locator("#sn-sheet thead th").count() - 2  # the player column and the total
     assert rounds >= 1
     assert page.locator("#sn-sheet polyline").count() == seats
     assert page.locator("#sn-sheet circle").count() == seats * rounds

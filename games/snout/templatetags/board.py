@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.core.cards import next_seat
 from games.snout.pigs import PIG_BY_KEY, PIGS, describe
+from games.snout.templatetags.chart import COLOURS
 
 PILE_SHOWN = 3
 BACKS_SHOWN = 6
@@ -186,14 +187,18 @@ def _result(view: dict, names: dict) -> dict:
 
 
 def _sheet(view: dict, names: dict) -> dict:
-    """The running score sheet: one line per round, one column per seat."""
-    seats = range(view["seats"])
+    """The running score sheet: one line per player, one column per round, then the total."""
+    rounds = view["rounds"]
+    best = max(view["scores"])
     return {
-        "names": [names.get(index, "") for index in seats],
-        "rows": [{"number": result["number"],
-                  "cells": [{"points": result["points"][index], "total": result["totals"][index],
-                             "winner": index in result["winners"]} for index in seats]}
-                 for result in view["rounds"]],
-        "totals": list(view["scores"]),
-        "leader": max(view["scores"]) if view["rounds"] else None,
+        "rounds": [result["number"] for result in rounds],
+        "names": [names.get(index, "") for index in range(view["seats"])],
+        "totals_by_round": [result["totals"] for result in rounds],
+        "players": [{
+            "name": names.get(index, ""),
+            "colour": COLOURS[index % len(COLOURS)],
+            "cells": [{"points": result["points"][index], "winner": index in result["winners"]} for result in rounds],
+            "total": view["scores"][index],
+            "leader": bool(rounds) and view["scores"][index] == best,
+        } for index in range(view["seats"])],
     }

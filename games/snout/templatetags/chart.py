@@ -13,6 +13,7 @@ LEFT = 30     # room for the axis labels
 RIGHT = 10
 TOP = 10
 BOTTOM = 22   # room for the round numbers
+TICK_GAP = 11  # the least distance between two axis labels
 COLOURS = ("#c2255c", "#1864ab", "#2b8a3e", "#e8590c", "#5f3dc4", "#495057")
 
 
@@ -32,7 +33,11 @@ def geometry(totals_by_round: list[list[int]], names: list[str], target: int) ->
     def y(value: int) -> float:
         return round(TOP + plot_h * (high - value) / (high - low), 1)
 
-    ticks = sorted({low, 0, target // 2, target} | ({high} if high > target else set()))
+    ticks = []
+    for value in (target, 0, high, low, target // 2):  # by importance; no two labels overlap
+        if all(abs(y(value) - y(kept)) >= TICK_GAP for kept in ticks):
+            ticks.append(value)
+    ticks.sort()
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "bottom": HEIGHT - BOTTOM,
         "ticks": [{"y": y(value), "label": value, "target": value == target} for value in ticks],

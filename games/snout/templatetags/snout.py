@@ -23,7 +23,7 @@ def snout_board(context):
 
 @register.simple_tag
 def snout_chart(sheet, target):
-    return geometry([[cell["total"] for cell in row["cells"]] for row in sheet["rows"]], sheet["names"], target)
+    return geometry(sheet["totals_by_round"], sheet["names"], target)
 
 
 @register.simple_tag

@@ -156,7 +156,9 @@ def test_s9_game_over_names_the_winner_and_keeps_the_sheet():
     assert "Game over: You win with 131 points." in pages[0]
     assert "Game over: Player 1 wins with 131 points." in pages[None]
     assert "Round 1 — the last" in pages[None]
-    assert "<td class=\"is-winner\">+36</td>" in pages[None]
+    assert '<td class="is-winner">+36</td>' in pages[None]
+    assert '<td class="sn-sheet__total is-leader">131</td>' in pages[None]
+    assert '<td class="sn-sheet__total">40</td>' in pages[None]
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
@@ -175,13 +177,17 @@ def test_every_state_of_a_bot_game_renders_without_leaks(seats):
 
 
 def test_the_chart_reaches_the_target_and_goes_below_zero_after_a_penalty():
-    chart = geometry([[20, -10], [35, 105]], ["Ana", "Bea"], 100)
+    chart = geometry([[20, -40], [35, 160]], ["Ana", "Bea"], 100)
     labels = [tick["label"] for tick in chart["ticks"]]
-    assert labels == [-10, 0, 50, 100, 105]
+    assert labels == [-40, 0, 50, 100, 160]
     assert [tick["target"] for tick in chart["ticks"]] == [False, False, False, True, False]
     ana, bea = chart["lines"]
     assert ana["points"].split()[0] == bea["points"].split()[0]  # both start at 0 before round 1
-    assert [dot["value"] for dot in bea["dots"]] == [-10, 105]
-    top = min(tick["y"] for tick in chart["ticks"])
-    assert bea["dots"][-1]["y"] == top
-    assert chart["summary"] == "Ana 35, Bea 105"
+    assert [dot["value"] for dot in bea["dots"]] == [-40, 160]
+    assert bea["dots"][-1]["y"] == min(tick["y"] for tick in chart["ticks"])
+    assert chart["summary"] == "Ana 35, Bea 160"
+
+
+def test_the_chart_drops_axis_labels_that_would_overlap_keeping_the_target_and_zero():
+    chart = geometry([[20, -10], [35, 105]], ["Ana", "Bea"], 100)
+    assert [tick["label"] for tick in chart["ticks"]] == [0, 50, 100]
