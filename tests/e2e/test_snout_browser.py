@@ -39,11 +39,17 @@ def answered(page, before: int) -> bool:
 
 
 def pass_three(page, seen: dict, retap: bool) -> bool:
-    """S3: send the preset three (the highest cards), or first tap three others (each tap drops
-    the oldest pick)."""
+    """S3: send the preset three (the highest cards), or first pick three others (each pick drops
+    the oldest one), the first with the keyboard."""
     fresh = page.locator("#sn-hand .sn-pick[aria-pressed=false]")
-    for _ in range(min(3, fresh.count()) if retap else 0):
-        fresh.first.click()
+    for tap in range(min(3, fresh.count()) if retap else 0):
+        if tap == 0:  # the keyboard works too
+            card = fresh.first.get_attribute("data-card")
+            fresh.first.focus()
+            page.keyboard.press("Space")
+            assert page.locator(f'#sn-hand .sn-pick[data-card="{card}"]').get_attribute("aria-pressed") == "true"
+        else:
+            fresh.first.click()
     assert page.locator("#sn-hand .sn-pick[aria-pressed=true]").count() == 3
     send = page.locator("#sn-hand .sn-pass button")
     assert send.inner_text().startswith("Pass these 3 to ")
