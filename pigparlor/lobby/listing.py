@@ -30,7 +30,7 @@ def group_for_table(table_id: int) -> str:
 def public_tables(slug: str, status: str) -> list[Table]:
     taken = Count("seat_set", filter=Q(seat_set__user__isnull=False) | ~Q(seat_set__bot_kind=""))
     tables = (Table.objects.filter(game=slug, status=status, private=False).annotate(taken=taken)
-              .select_related("host").prefetch_related("seat_set").order_by("-created_at")[:LISTING_LIMIT])
+              .select_related("host__profile").prefetch_related("seat_set").order_by("-created_at")[:LISTING_LIMIT])
     return list(tables)
 
 

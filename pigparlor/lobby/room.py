@@ -13,7 +13,7 @@ def table_page_url(table: Table) -> str:
 
 def room_context(table: Table, user, invite_code: str | None) -> dict | None:
     """What the room shows ``user``; None when a private table must stay hidden from them."""
-    seats = list(table.seat_set.select_related("user").order_by("index"))
+    seats = list(table.seat_set.select_related("user__profile").order_by("index"))
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
     invited = bool(table.invite_code) and invite_code == table.invite_code
     if table.private and mine is None and not invited:

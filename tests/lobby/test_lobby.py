@@ -218,3 +218,15 @@ def test_a_watcher_follows_the_watch_link_to_the_spectators_table_page(client, c
     response = client.get(reverse("lobby:table", args=[table.pk]), follow=True)
     assert response.status_code == 200
     assert response.context["seat"] is None
+
+
+def test_lobby_shows_display_names(client, count_game, ana, bea):
+    from pigparlor.accounts.models import Profile
+
+    Profile.objects.create(user=ana, display_name="Ana <the Pig>")
+    create(logged_in(client, ana), seats=3, title="Named")
+    table = Table.objects.get()
+    listing = logged_in(client, bea).get(reverse("lobby:game", args=["countgame"])).content.decode()
+    assert "hosted by Ana &lt;the Pig&gt;" in listing
+    room = client.get(reverse("lobby:table", args=[table.pk])).content.decode()
+    assert "Ana &lt;the Pig&gt;" in room
