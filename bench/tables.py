@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
+import websockets
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,10 +114,18 @@ class Table:
         self.sockets = []
         self.finished = False
 
-    async def connect(self, ws_base: str):
-        for seat, token in enumerate(self.tokens):
-            socket_ = await connect(f"{ws_base}/ws/api/tables/{self.table_id}/", max_size=2 ** 22,
-                                    additional_headers={"Authorization": f"Bearer {token}"})
+    async def connect(self, ws_base: str, stats):
+        for token in self.tokens:
+            for attempt in range(5):
+                try:
+                    socket_ = await connect(f"{ws_base}/ws/api/tables/{self.table_id}/", max_size=2 ** 22,
+                                            open_timeout=30, additional_headers={"Authorization": f"Bearer {token}"})
+                    break
+                except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+                    stats["reconnects"] += 1
+                    await asyncio.sleep(0.5 * (attempt + 1))
+            else:
+                raise SystemExit(f"could not connect to table {self.table_id}")
             self.sockets.append(socket_)
 
     async def listen(self, seat: int, stats):
@@ -175,9 +184,9 @@ async def run(base: str, server: psutil.Process, game: str, tokens: list[str], p
     rng = random.Random(len(table_ids))
     tables = [Table(table_id, tokens[index * SEATS:(index + 1) * SEATS], rng) for index, table_id in enumerate(table_ids)]
     ws_base = base.replace("http://", "ws://")
-    for batch in range(0, len(tables), 25):
-        await asyncio.gather(*(table.connect(ws_base) for table in tables[batch:batch + 25]))
-    stats = {"latencies": [], "errors": 0, "timeouts": 0}
+    stats = {"latencies": [], "errors": 0, "timeouts": 0, "reconnects": 0}
+    for batch in range(0, len(tables), 10):
+        await asyncio.gather(*(table.connect(ws_base, stats) for table in tables[batch:batch + 10]))
     listeners = [asyncio.ensure_future(table.listen(seat, stats)) for table in tables for seat in range(SEATS)]
     await asyncio.gather(*(table.all_hold(1, 30) for table in tables))
     cpu_before, wall_before = server.cpu_times(), time.perf_counter()

@@ -118,5 +118,5 @@ def _fresh_table_caches():
     carry one test's tables into the next."""
     from pigparlor.tables import rendering
 
-    for cache in (rendering.SNAPSHOTS, rendering.HTML, rendering.JSON):
+    for cache in (rendering.SNAPSHOTS, rendering.SEATS, rendering.HTML, rendering.JSON):
         cache.items.clear()

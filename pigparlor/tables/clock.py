@@ -20,6 +20,7 @@ from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, Table
 from pigparlor.tables.registry import get_game
+from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
@@ -42,7 +43,7 @@ def fire(table_id: int, now: int) -> None:
     if deadline is not None and deadline <= now:
         _act_quietly(table_id, None, {"type": "clock"}, table.version)
         return
-    seats = list(table.seat_set.order_by("index"))
+    seats = seats_at(table)
     if any((until := presence.absent_until(seat)) is not None and until <= now for seat in seats):
         _hand_over(table_id, table.version, now)
         return
@@ -68,7 +69,7 @@ def _hand_over(table_id: int, version: int, now: int) -> None:
         table = Table.objects.select_for_update().filter(pk=table_id, status=RUNNING, version=version).first()
         if table is None:
             return
-        seats = list(table.seat_set.order_by("index"))
+        seats = seats_at(table)
         if presence.replace_absent(table, seats, now):
             table.seats_rev += 1
         presence.refresh_wake(table, seats)

@@ -15,6 +15,7 @@ from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.models import RUNNING, Seat, Table
 from pigparlor.tables.registry import get_game
+from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 TIMEOUTS_BEFORE_BOT = 3
@@ -49,7 +50,8 @@ def refresh_wake(table, seats) -> None:
 
 
 def count_timeouts(engine, state, seat, user, seats) -> bool:
-    """Book-keeping for the seat that just moved; True if a seat changed hands.
+    """Book-keeping for the seat that just moved; True if a seat row changed
+    (the caller then bumps ``seats_rev``, as every write to a seat must).
 
     A clock move on a human's turn counts a timeout for them (the view's
     ``turn``); the human's own move resets the count and takes the seat back.
@@ -64,15 +66,15 @@ def count_timeouts(engine, state, seat, user, seats) -> bool:
         mover.timeouts += 1
         mover.replaced = mover.timeouts >= TIMEOUTS_BEFORE_BOT
         mover.save(update_fields=["timeouts", "replaced"])
-        return mover.replaced
+        return True
     if user is None:
         return False
     mover = seats[seat]
-    returned = mover.replaced
-    if mover.timeouts or mover.replaced:
-        mover.timeouts, mover.replaced = 0, False
-        mover.save(update_fields=["timeouts", "replaced"])
-    return returned
+    if not (mover.timeouts or mover.replaced):
+        return False
+    mover.timeouts, mover.replaced = 0, False
+    mover.save(update_fields=["timeouts", "replaced"])
+    return True
 
 
 def _seat_change(table_id, user, change) -> None:
@@ -80,7 +82,7 @@ def _seat_change(table_id, user, change) -> None:
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             return
-        seats = list(table.seat_set.order_by("index"))
+        seats = seats_at(table)
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
             return

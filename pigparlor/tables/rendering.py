@@ -8,6 +8,7 @@ process memory — only a cache: a miss renders again from the database.
 """
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ class _Lru:
 
 
 SNAPSHOTS = _Lru(CACHE_SIZE)
+SEATS = _Lru(CACHE_SIZE)
 HTML = _Lru(CACHE_SIZE)
 JSON = _Lru(CACHE_SIZE)
 
@@ -75,9 +77,20 @@ def load_snapshot(table_id: int) -> Snapshot:
     cached = SNAPSHOTS.get(key)
     if cached is not None:
         return cached
-    seats = tuple(seats_of(table))
+    seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
     return SNAPSHOTS.put(key, Snapshot(table, seats, state))
+
+
+def seats_at(table: Table) -> list[Seat]:
+    """The table's seats as of its ``seats_rev`` (every write to a seat bumps it,
+    under the table's row lock), from the cache when this process has them.
+    Fresh copies: callers may change and save them."""
+    key = (table.pk, table.seats_rev)
+    seats = SEATS.get(key)
+    if seats is None:
+        seats = SEATS.put(key, tuple(seats_of(table)))
+    return [copy.copy(seat) for seat in seats]
 
 
 def cached_snapshot(key) -> Snapshot | None:

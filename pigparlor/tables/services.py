@@ -18,9 +18,9 @@ from pigparlor.tables import presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
-from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table, seats_of
+from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
-from pigparlor.tables.rendering import Snapshot
+from pigparlor.tables.rendering import Snapshot, seats_at
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
 def game_for(slug: str):
@@ -32,14 +32,14 @@ def game_for(slug: str):
 
 def _locked(table_or_id) -> Table:
     table_id = table_or_id.pk if isinstance(table_or_id, Table) else table_or_id
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise TableError(NOT_FOUND, "no such table")
-    return table
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise TableError(NOT_FOUND, "no such table") from None
 
 
 def _seats(table) -> list[Seat]:
-    return seats_of(table)
+    return seats_at(table)
 
 
 @transaction.atomic
@@ -211,6 +211,7 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             table.wake_at_ms = presence.next_wake(game, table, new_state, seats)
         if listing:
             table.seats_rev += 1
-        table.save()
+        table.save(update_fields=["version", "seats_rev", "state", "changed_at_ms", "status", "outcome",
+                                  "finished_at", "wake_at_ms"])
         announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
         return table.version

@@ -6,6 +6,7 @@ timers, bot moves, seat hand-overs) as a task on the same event loop.
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
 import asyncio  # noqa: E402
+import os  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -40,11 +41,17 @@ class Command(BaseCommand):
 
         server = Server(application=application, endpoints=[f"tcp:port={port}:interface={host}"],
                         ready_callable=ready, verbosity=max(0, verbosity - 1),
-                        websocket_max_message_size=64 * 1024)
+                        websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30)
         from twisted.internet import reactor
 
         reactor.addSystemEventTrigger("before", "shutdown", lambda: [task.cancel() for task in tasks])
         server.run()
+        self.stdout.write("Pig Parlor stopped")
+        self.stdout.flush()
+        # Worker threads may still wait on the stopped event loop (a broadcast
+        # after a commit): nothing they hold matters — every table is in the
+        # database — so leave now instead of joining them forever.
+        os._exit(0)
 
     def forget_stale_connections(self):
         """Alone (no Redis), this process holds every socket: counts left by a
