@@ -64,3 +64,4 @@ def test_private_table_invite_link(live_site, context_factory):
     guest.goto(invite)
     guest.get_by_role("button", name="Take a seat").click()
     host.locator(".seat-list__seat", has_text=guest.locator(".site-nav a").nth(1).inner_text()).wait_for()
+    assert host.locator("#room-announce").inner_text() == "2 of 3 seats taken."
