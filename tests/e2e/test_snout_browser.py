@@ -39,24 +39,26 @@ def answered(page, before: int) -> bool:
 
 
 def pass_three(page, seen: dict, retap: bool) -> bool:
-    """S3: send the preset three (the highest cards), or first pick three others (each pick drops
-    the oldest one), the first with the keyboard."""
-    fresh = page.locator("#sn-hand .sn-pick[aria-pressed=false]")
-    for tap in range(min(3, fresh.count()) if retap else 0):
+    """S3: send the preset three (the highest cards), or first pick the next three highest
+    instead (each pick drops the oldest one), the first with the keyboard."""
+    others = page.locator("#sn-hand .sn-pick[aria-pressed=false]")
+    for tap, card in enumerate(others.evaluate_all("cards => cards.map(c => c.dataset.card)")[-3:] if retap else []):
+        button = page.locator(f'#sn-hand .sn-pick[data-card="{card}"]')
         if tap == 0:  # the keyboard works too
-            card = fresh.first.get_attribute("data-card")
-            fresh.first.focus()
+            button.focus()
             page.keyboard.press("Space")
-            assert page.locator(f'#sn-hand .sn-pick[data-card="{card}"]').get_attribute("aria-pressed") == "true"
         else:
-            fresh.first.click()
+            button.click()
+        assert button.get_attribute("aria-pressed") == "true"
     assert page.locator("#sn-hand .sn-pick[aria-pressed=true]").count() == 3
     send = page.locator("#sn-hand .sn-pass button")
     assert send.inner_text().startswith("Pass these 3 to ")
-    before = version(page)
     send.click()
     seen["passes"] += 1
-    return answered(page, before)
+    # Other seats' frames may come first; the pass is in once the picker has gone.
+    page.wait_for_function("document.querySelector('#sn-hand .sn-pass') === null"
+                           " || document.querySelector('#table-error[data-code]') !== null", timeout=10_000)
+    return True
 
 
 def take_a_turn(page, seen: dict, retap: bool) -> bool:
@@ -93,6 +95,9 @@ def start_a_game(page, base_url, seats: int, early_snout: bool) -> None:
     page.locator("#sn-hand .sn-pick").first.wait_for()
     assert horizontal_overflow(page) == 0
     assert page.locator("#sn-others .sn-seat").count() == seats - 1
+    sizes = page.locator("#sn-hand button").evaluate_all(
+        "buttons => buttons.map(b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])")
+    assert sizes and all(width >= 44 and height >= 44 for width, height in sizes)  # touch targets
 
 
 def play_to_the_end(page, retap: bool) -> dict:
@@ -122,34 +127,42 @@ def check_the_end(page, name: str, seats: int) -> None:
     assert horizontal_overflow(page) == 0
 
 
+def play_games(page, base_url, name: str, seats: int, early_snout: bool, retap: bool, wanted) -> dict:
+    """Play whole games until one shows what the test is after (at most three): tables get a
+    random seed and bots think for no time, so a game may end before the pig reaches this seat
+    (about one game in 300 at four seats) or with every Snout! window closed by a bot's call
+    (about one in 40 at three seats with the preset pass)."""
+    for _ in range(3):
+        start_a_game(page, base_url, seats, early_snout)
+        seen = play_to_the_end(page, retap)
+        assert seen["passes"] >= 1
+        check_the_end(page, name, seats)
+        if wanted(seen):
+            break
+    return seen
+
+
 def test_a_newcomer_plays_a_whole_game_of_snout_on_a_phone(live_site, context_factory):
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     name = sign_up(page, live_site)
-    start_a_game(page, live_site, seats=4, early_snout=False)
 
-    seen = play_to_the_end(page, retap=True)
+    seen = play_games(page, live_site, name, seats=4, early_snout=False, retap=True,
+                      wanted=lambda seen: seen.get("Toss the pig") and seen.get("Next round"))
 
-    assert seen["passes"] >= 1 and seen.get("Toss the pig", 0) >= 1 and seen.get("Next round", 0) >= 1
-    check_the_end(page, name, seats=4)
+    assert seen.get("Toss the pig", 0) >= 1 and seen.get("Next round", 0) >= 1
     assert errors == []
 
 
 def test_early_snout_is_offered_after_a_toss_on_a_phone(live_site, context_factory):
-    """Bots think for no time in tests, so one may call Snout! before the page can answer a
-    window; a game where that happened every time is finished, and a new one started (at most
-    three: with the preset pass, about one game in forty never offers the window)."""
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     name = sign_up(page, live_site)
-    for _ in range(3):
-        start_a_game(page, live_site, seats=3, early_snout=True)
-        seen = play_to_the_end(page, retap=False)
-        assert seen["passes"] >= 1
-        check_the_end(page, name, seats=3)
-        if seen.get("Play on", 0) + seen.get("Snout!", 0):
-            break
+
+    seen = play_games(page, live_site, name, seats=3, early_snout=True, retap=False,
+                      wanted=lambda seen: seen.get("Play on") or seen.get("Snout!"))
+
     assert seen.get("Play on", 0) + seen.get("Snout!", 0) >= 1
     assert errors == []
