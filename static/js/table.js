@@ -70,7 +70,10 @@
       sendRaw({type: "pong", id: Number(ping.dataset.ping)});
       delete ping.dataset.ping;
     }
-    if (marker && marker.dataset.version) {
+    // Only a frame that brought a new marker is checked: a ping frame leaves the
+    // old one in place, whose base is (rightly) not the version now held.
+    if (marker && marker.dataset.version && !marker.dataset.checked) {
+      marker.dataset.checked = "1";
       var base = marker.dataset.base;
       if (base !== "" && Number(base) !== held) {
         sendRaw({type: "snapshot"});
