@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -303,6 +304,13 @@ def shares(results: list[Result]) -> tuple[float, float]:
     return ours, arrival
 
 
+def api_token(username: str, env: dict) -> str:
+    """A fresh API token for ``username`` on the server's database (``manage.py api_token``)."""
+    done = subprocess.run([sys.executable, str(ROOT / "manage.py"), "api_token", username, "--create"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running serve on 127.0.0.1 (needs the same DATABASE_URL here)")
@@ -311,31 +319,33 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=float, default=120, help="seconds per cell at most")
     args = parser.parse_args()
-    from bench.tables import make_tokens, start_server
+    if args.url and urlparse(args.url).hostname != "127.0.0.1":
+        raise SystemExit("bench/fairness.py only talks to 127.0.0.1")
+    from bench.tables import start_server
 
-    with tempfile.TemporaryDirectory(prefix="pigparlor-fairness-") as directory:
-        process = None
-        if args.url:
-            if urlparse(args.url).hostname != "127.0.0.1":
-                raise SystemExit("bench/fairness.py only talks to 127.0.0.1")
-            base, env = args.url.rstrip("/"), dict(os.environ)
-        else:
-            process, base, env = start_server(Path(directory))
-        try:
-            near, far = make_tokens(2, env)
-            print(f"{'delays (ms)':>12} {'gap (ms)':>9} {'races':>6} {'ours':>7} {'arrival':>8}")
-            for delays in DELAY_PAIRS:
-                for gap in GAPS:
-                    races = plan_races(args.races, gap, args.seed)
+    print(f"{'delays (ms)':>12} {'gap (ms)':>9} {'races':>6} {'ours':>7} {'arrival':>8}")
+    for delays in DELAY_PAIRS:
+        for gap in GAPS:
+            # A fresh server per cell: tables left running by the last cell (their
+            # games go on under the clock) would load this one.
+            with tempfile.TemporaryDirectory(prefix="pigparlor-fairness-") as directory:
+                process = None
+                if args.url:
+                    base, env = args.url.rstrip("/"), dict(os.environ)
+                else:
+                    process, base, env = start_server(Path(directory))
+                try:
+                    tokens = (api_token("fair-near", env), api_token("fair-far", env))
                     started = time.monotonic()
-                    results = asyncio.run(run_races(base, (near, far), delays, races, args.tables, args.limit))
-                    ours, arrival = shares(results)
-                    print(f"{delays[0]:>5} / {delays[1]:<4} {gap:>9} {len(results):>6} {ours:>7.0%} {arrival:>8.0%}"
-                          f"   ({time.monotonic() - started:.0f} s)", flush=True)
-        finally:
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=10)
+                    results = asyncio.run(run_races(base, tokens, delays, plan_races(args.races, gap, args.seed),
+                                                    args.tables, args.limit))
+                finally:
+                    if process is not None:
+                        process.terminate()
+                        process.wait(timeout=10)
+            ours, arrival = shares(results)
+            print(f"{delays[0]:>5} / {delays[1]:<4} {gap:>9} {len(results):>6} {ours:>7.0%} {arrival:>8.0%}"
+                  f"   ({time.monotonic() - started:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":

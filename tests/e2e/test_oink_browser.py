@@ -16,7 +16,9 @@ from tests.e2e.conftest import horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
-LIMIT_S = 110
+LIMIT_S = 200
+"""A 2-seat game is about 90 flips (O8: it ends once a deck is empty), a minute and a half
+on a quiet machine with a 500 ms reveal gap."""
 BOARD = """() => {
   const pile = document.querySelector('#ok-pile');
   const card = (sel) => { const c = document.querySelector(sel); return c ? Number(c.dataset.card) : null; };
@@ -50,11 +52,11 @@ def my_verdict(page, pile: int) -> str | None:
     return page.locator("#ok-verdict").inner_text()
 
 
-def play(page, slap, flip, want_verdicts: int, to_the_end: bool) -> dict:
+def play(page, slap, flip, want_verdicts: int, to_the_end: bool, limit_s: float = LIMIT_S) -> dict:
     """Flip when it is our flip, slap every card that calls for a cry (and one that does not)."""
     seen = {"flips": 0, "slaps": 0, "verdicts": [], "monkey": None}
     slapped = set()
-    deadline = time.monotonic() + LIMIT_S
+    deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         try:
             board = page.evaluate(BOARD)
@@ -82,7 +84,7 @@ def play(page, slap, flip, want_verdicts: int, to_the_end: bool) -> dict:
                     seen["verdicts"].append(verdict)
             continue
         page.wait_for_timeout(25)
-    assert not to_the_end, f"the game did not end within {LIMIT_S} s: {seen['flips']} flips, {seen['slaps']} slaps"
+    assert not to_the_end, f"the game did not end within {limit_s} s: {seen['flips']} flips, {seen['slaps']} slaps"
     return seen
 
 
@@ -122,12 +124,13 @@ def test_taps_slap_on_a_phone_and_the_board_fits_the_first_screen(live_site, con
     page.on("pageerror", lambda error: errors.append(str(error)))
     sign_up(page, live_site)
     start_a_game(page, live_site, seats=4)
-    for selector in ("#ok-pile .ok-pile__cards", "#ok-cries"):
-        box = page.locator(selector).bounding_box()
-        assert box["y"] + box["height"] <= IPHONE["height"], selector
-    for index in range(7):
-        box = page.locator(f'#ok-cries .ok-cry[data-cry="{index}"]').bounding_box()
-        assert box["height"] >= 44 and box["width"] >= 44
+    boxes = page.evaluate("""() => Array.from(document.querySelectorAll('#ok-pile .ok-pile__cards, #ok-cries, .ok-cry'),
+        (elt) => { const r = elt.getBoundingClientRect(); return [elt.className, r.bottom, r.width, r.height]; })""")
+    assert len(boxes) == 9
+    for name, bottom, width, height in boxes:
+        assert bottom <= IPHONE["height"], name
+        if name.startswith("ok-cry"):
+            assert width >= 44 and height >= 44, name
 
     def tap_flip():
         try:
@@ -136,7 +139,7 @@ def test_taps_slap_on_a_phone_and_the_board_fits_the_first_screen(live_site, con
             pass  # the clock flipped first
 
     seen = play(page, slap=lambda cry: page.locator(f'#ok-cries .ok-cry[data-cry="{cry}"]').tap(),
-                flip=tap_flip, want_verdicts=3, to_the_end=False)
+                flip=tap_flip, want_verdicts=3, to_the_end=False, limit_s=90)
 
     check_my_rows(seen["verdicts"])
     assert seen["monkey"] is not None and "You made the monkey" in seen["monkey"]
