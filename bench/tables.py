@@ -36,6 +36,7 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = 4
+STATE_PREFIX = '{"type":"state","version":'
 
 
 def free_port() -> int:
@@ -108,7 +109,7 @@ class Table:
 
     def __init__(self, table_id: int, tokens: list[str], rng: random.Random):
         self.table_id, self.tokens, self.rng = table_id, tokens, rng
-        self.frames: list[dict | None] = [None] * SEATS
+        self.frames: list[str | None] = [None] * SEATS
         self.held = [0] * SEATS
         self.updated = asyncio.Event()
         self.sockets = []
@@ -129,13 +130,16 @@ class Table:
             self.sockets.append(socket_)
 
     async def listen(self, seat: int, stats):
+        # The client must not be the bottleneck: read the version off the front of
+        # each frame ({"type":"state","version":N,...}, the server's key order) and
+        # parse a frame only when the pacer acts on it.
         async for text in self.sockets[seat]:
-            frame = json.loads(text)
-            if frame["type"] == "state":
-                self.frames[seat], self.held[seat] = frame, frame["version"]
-                self.finished = self.finished or "outcome" in frame
+            if text.startswith(STATE_PREFIX):
+                self.frames[seat] = text
+                self.held[seat] = int(text[len(STATE_PREFIX):text.index(",", len(STATE_PREFIX))])
+                self.finished = self.finished or '"outcome":' in text
                 self.updated.set()
-            elif frame["type"] == "error":
+            elif text.startswith('{"type":"error"'):
                 stats["errors"] += 1
                 self.updated.set()
 
@@ -152,14 +156,21 @@ class Table:
                 return False
         return True
 
+    def pick_mover(self) -> tuple[int, dict | None]:
+        """A seat with legal actions and its parsed state, or (-1, None)."""
+        movers = [seat for seat, text in enumerate(self.frames) if text and '"legal":[]' not in text]
+        if not movers:
+            return -1, None
+        seat = self.rng.choice(movers)
+        frame = json.loads(self.frames[seat])
+        return (seat, frame) if frame["legal"] else (-1, None)
+
     async def play(self, stats, pace: float, until: float):
         await asyncio.sleep(self.rng.random() * pace)  # spread the tables over the period
         while time.perf_counter() < until and not self.finished:
             started = time.perf_counter()
-            movers = [seat for seat, frame in enumerate(self.frames) if frame and frame["legal"]]
-            if movers:
-                seat = self.rng.choice(movers)
-                frame = self.frames[seat]
+            seat, frame = self.pick_mover()
+            if frame is not None:
                 await self.sockets[seat].send(json.dumps(
                     {"type": "act", "version": frame["version"], "action": self.rng.choice(frame["legal"])}))
                 if await self.all_hold(frame["version"] + 1, 10):
@@ -189,22 +200,25 @@ async def run(base: str, server: psutil.Process, game: str, tokens: list[str], p
         await asyncio.gather(*(table.connect(ws_base, stats) for table in tables[batch:batch + 10]))
     listeners = [asyncio.ensure_future(table.listen(seat, stats)) for table in tables for seat in range(SEATS)]
     await asyncio.gather(*(table.all_hold(1, 30) for table in tables))
-    cpu_before, wall_before = server.cpu_times(), time.perf_counter()
+    client = psutil.Process()
+    cpu_before, client_before, wall_before = server.cpu_times(), client.cpu_times(), time.perf_counter()
     await asyncio.gather(*(table.play(stats, pace, wall_before + seconds) for table in tables))
     wall = time.perf_counter() - wall_before
-    cpu_after = server.cpu_times()
+    cpu_after, client_after = server.cpu_times(), client.cpu_times()
     rss = server.memory_info().rss
     for listener in listeners:
         listener.cancel()
     await asyncio.gather(*(table.close() for table in tables))
     latencies = sorted(stats["latencies"])
     busy = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
+    client_busy = (client_after.user + client_after.system) - (client_before.user + client_before.system)
     return {
         "tables": len(tables), "sockets": len(tables) * SEATS, "actions": len(latencies),
         "per_second": len(latencies) / wall,
         "p50": 1000 * statistics.median(latencies) if latencies else float("nan"),
         "p99": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] if latencies else float("nan"),
         "errors": stats["errors"] + stats["timeouts"], "cpu": 100 * busy / wall, "rss_mb": rss / 2 ** 20,
+        "client_cpu": 100 * client_busy / wall, "load": os.getloadavg()[0],
     }
 
 
@@ -238,13 +252,15 @@ def main():
             tokens = make_tokens(SEATS * max(count for count, _ in runs), env)
             print(f"# {args.game}, {SEATS} seats per table, every seat a JSON socket; server pid {server.pid}; "
                   f"{psutil.cpu_count()} cores")
-            print("| tables | sockets | pace | actions | actions/s | p50 ms | p99 ms | errors | server CPU % | server RSS MB |")
-            print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+            print("| tables | sockets | pace | actions | actions/s | p50 ms | p99 ms | errors | server CPU % "
+                  "| server RSS MB | bench client CPU % | machine load (1 min) |")
+            print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
             for count, pace in runs:
                 result = asyncio.run(run(base, server, args.game, tokens[:SEATS * count], pace, args.seconds))
                 print(f"| {result['tables']} | {result['sockets']} | {f'{pace:g} s' if pace else 'flat out'} "
                       f"| {result['actions']} | {result['per_second']:.1f} | {result['p50']:.1f} | {result['p99']:.1f} "
-                      f"| {result['errors']} | {result['cpu']:.0f} | {result['rss_mb']:.0f} |", flush=True)
+                      f"| {result['errors']} | {result['cpu']:.0f} | {result['rss_mb']:.0f} "
+                      f"| {result['client_cpu']:.0f} | {result['load']:.1f} |", flush=True)
         finally:
             if process is not None:
                 process.terminate()
