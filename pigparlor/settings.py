@@ -82,7 +82,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}], "capacity": 1000},
+            # socket_timeout: redis-py 8 defaults it to 5 s, the same as channels_redis'
+            # blocking pop (BZPOPMIN, 5 s), so an idle socket's receive timed out and
+            # its consumer crashed (django/channels_redis#422). Longer than the pop, a
+            # Redis that stops answering is still noticed.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
+                       "capacity": 1000,
+                       # Processes that share a prefix hear each other; another prefix
+                       # (another site, a parallel test run) on the same Redis does not.
+                       "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
         }
     }
 else:
