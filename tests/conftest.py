@@ -6,7 +6,10 @@
   ``"http://127.0.0.1:41234"``) with extras: ``.ws_url`` (``ws://…``),
   ``.db_path``, ``.log_path`` (the server's output), ``.env``, and ``.manage(*args)`` which runs a management command
   against the same database (``live_site.manage("api_token", "ana", "--create")``
-  returns its stdout). One server per test session.
+  returns its stdout). One server per test session. ``start_site(directory,
+  extra_env)`` starts more (``extra_env`` may set ``DATABASE_URL``, ``REDIS_URL``…).
+- Tests marked ``scaleout`` need PostgreSQL and Redis (tests/scaleout/conftest.py);
+  ``PIGPARLOR_NO_SCALEOUT=1`` deselects them, except under CI.
 - ``count_game``: registers the tiny test game of ``tests/tables/countgame.py``.
 - Every test runs with zero bot think time and a fast password hasher.
 """
@@ -23,6 +26,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """``PIGPARLOR_NO_SCALEOUT=1`` deselects the scale-out tests (no PostgreSQL or
+    Redis at hand), visibly: pytest counts them as deselected. Under CI (``CI``
+    set) nothing is deselected, so missing services fail the run."""
+    if os.environ.get("CI") or os.environ.get("PIGPARLOR_NO_SCALEOUT", "") in ("", "0"):
+        return
+    scaleout = [item for item in items if item.get_closest_marker("scaleout") is not None]
+    if scaleout:
+        config.hook.pytest_deselected(items=scaleout)
+        items[:] = [item for item in items if item.get_closest_marker("scaleout") is None]
 
 
 @pytest.fixture(autouse=True)
@@ -70,8 +85,9 @@ def start_site(directory: Path, extra_env: dict | None = None) -> LiveSite:
     port = free_port()
     db_path = directory / "live.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "PIGPARLOR_BOT_DELAY_MS": "0",
-           "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1", **(extra_env or {})}
-    env.pop("REDIS_URL", None)
+           "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1"}
+    env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
+    env.update(extra_env or {})
     log = open(directory / "serve.log", "w")
     process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1",
                                 "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

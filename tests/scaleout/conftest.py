@@ -1,0 +1,96 @@
+"""The scale-out setup: real PostgreSQL and Redis, several ``manage.py serve``.
+
+- ``scaleout_services``: the PostgreSQL admin URL and the Redis URL, checked
+  reachable. Unreachable is a failure with what to do, never a skip:
+  start them, point ``PIGPARLOR_TEST_POSTGRES_URL`` / ``PIGPARLOR_TEST_REDIS_URL``
+  at them, or (outside CI) deselect these tests with ``PIGPARLOR_NO_SCALEOUT=1``.
+- ``scaleout_database``: a fresh database ``pigparlor_test_<random>`` for the
+  session, migrated, dropped at the end.
+- ``two_sites``: two ``serve`` processes on different ports sharing that
+  database and Redis (under a key prefix of their own), each with its clock.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+from psycopg import sql
+
+from tests.conftest import ROOT, start_site, stop_site
+
+POSTGRES_URL = os.environ.get("PIGPARLOR_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("PIGPARLOR_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _unreachable(service: str, url: str, error: Exception) -> None:
+    if os.environ.get("CI"):
+        advice = "CI is set, so the scale-out tests must run: start it on this machine."
+    else:
+        advice = ("Start it, point PIGPARLOR_TEST_POSTGRES_URL / PIGPARLOR_TEST_REDIS_URL at it, "
+                  "or deselect the scale-out tests with PIGPARLOR_NO_SCALEOUT=1.")
+    pytest.fail(f"scale-out tests need {service} at {url}, which is not reachable ({error}). {advice}",
+                pytrace=False)
+
+
+def _with_database(url: str, name: str) -> str:
+    """``url`` pointing at the database ``name`` instead of the one it names."""
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{name}"
+
+
+@pytest.fixture(scope="session")
+def scaleout_services() -> tuple[str, str]:
+    try:
+        psycopg.connect(POSTGRES_URL, connect_timeout=3).close()
+    except psycopg.Error as error:
+        _unreachable("PostgreSQL", POSTGRES_URL, error)
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        _unreachable("Redis", REDIS_URL, error)
+    return POSTGRES_URL, REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def scaleout_database(scaleout_services):
+    """A fresh, migrated PostgreSQL database URL; the database is dropped afterwards."""
+    admin_url, _ = scaleout_services
+    name = f"pigparlor_test_{secrets.token_hex(4)}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = _with_database(admin_url, name)
+    try:
+        subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"], cwd=ROOT,
+                       env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "pigparlor.settings"},
+                       capture_output=True, text=True, timeout=120, check=True)
+        yield url
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def two_sites(scaleout_services, scaleout_database, tmp_path_factory):
+    """Two ``serve`` processes, one database, one Redis: a site scaled out."""
+    _, redis_url = scaleout_services
+    prefix = f"pigparlor-test-{secrets.token_hex(4)}"
+    env = {"DATABASE_URL": scaleout_database, "REDIS_URL": redis_url, "REDIS_PREFIX": prefix}
+    sites = []
+    try:
+        for name in ("a", "b"):
+            directory = Path(tmp_path_factory.mktemp(f"serve-{name}"))
+            sites.append(start_site(directory, env))
+        yield tuple(sites)
+    finally:
+        for site in sites:
+            stop_site(site)
+        store = redis.Redis.from_url(redis_url)
+        keys = list(store.scan_iter(match=f"{prefix}*"))
+        if keys:
+            store.delete(*keys)
