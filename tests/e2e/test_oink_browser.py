@@ -114,7 +114,7 @@ def test_keyboard_slaps_and_space_flips_through_a_whole_game(live_site, context_
     page.locator("#table-status h2:has-text('Final standings')").wait_for()
     assert page.locator("#table-status .standings li").count() == 2
     assert "Game over" in page.locator("#ok-prompt").inner_text()
-    assert page.locator("#ok-cries").count() == 0
+    assert page.locator("#ok-cries .ok-cry").count() == 0
     assert errors == []
 
 
