@@ -129,5 +129,5 @@ PIGPARLOR_BOT_DELAY_MS = int(os.environ.get("PIGPARLOR_BOT_DELAY_MS", "700"))
 PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000"))
 # Per-socket limits on table sockets: largest message, burst and steady rate (messages/s).
 PIGPARLOR_WS_MAX_BYTES = 4096
-PIGPARLOR_WS_BURST = 20
-PIGPARLOR_WS_RATE = 10.0
+PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
+PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))

@@ -85,6 +85,8 @@ def start_site(directory: Path, extra_env: dict | None = None) -> LiveSite:
     port = free_port()
     db_path = directory / "live.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "PIGPARLOR_BOT_DELAY_MS": "0",
+           # Bots move instantly here, so a client answering every frame outpaces the real limit.
+           "PIGPARLOR_WS_BURST": "200", "PIGPARLOR_WS_RATE": "100",
            "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
     env.update(extra_env or {})

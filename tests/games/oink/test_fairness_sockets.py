@@ -8,6 +8,7 @@ process itself can fall behind its own delays, or sleep past a planned reaction,
 race says nothing about the server (the number of such races is reported on failure).
 """
 import asyncio
+import concurrent.futures
 import json
 import statistics
 import time
@@ -21,6 +22,12 @@ NEAR, FAR = 10, 150
 GAP = 60
 HARNESS_LAG_MS = 25
 """A race where either link ran this far behind its planned delay is not the planned race."""
+
+
+def run_in_fresh_loop(coroutine):
+    """asyncio.run in its own thread: a browser test's sync Playwright may own this thread's loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +45,7 @@ def as_planned(result) -> bool:
 
 def test_o9_the_faster_reaction_takes_the_pile_over_10_and_150_ms_links(live_site, tokens):
     races = plan_races(260, GAP, seed=6)
-    results = asyncio.run(run_races(live_site, tokens, (NEAR, FAR), races, tables=3, limit_s=300))
+    results = run_in_fresh_loop(run_races(live_site, tokens, (NEAR, FAR), races, tables=3, limit_s=300))
     counted = [result for result in results if as_planned(result)][:200]
     ours, arrival = shares(counted)
     wins = [result.taker == result.race.faster for result in counted]
@@ -56,7 +63,7 @@ def test_o9_claiming_a_faster_reaction_than_the_server_confirms_gains_nothing(li
     """The slower player claims 0 ms every time: it still loses, and is ranked at about its
     true reaction (elapsed minus its round trip), never at its claim."""
     races = plan_races(24, GAP, seed=10 + cheater, cheater=cheater)
-    results = asyncio.run(run_races(live_site, tokens, (NEAR, FAR), races, tables=3, limit_s=150))
+    results = run_in_fresh_loop(run_races(live_site, tokens, (NEAR, FAR), races, tables=3, limit_s=150))
     counted = [result for result in results if as_planned(result)]
     assert len(counted) >= 15, f"only {len(counted)} of {len(results)} races as planned"
     assert sum(result.taker == 1 - cheater for result in counted) >= 0.9 * len(counted)
@@ -105,7 +112,7 @@ async def _late_slap(live_site, tokens) -> tuple[dict, dict, dict]:
 
 
 def test_o4_a_slap_for_an_old_pile_state_is_refused_as_late_without_penalty(live_site, tokens):
-    error, old, after = asyncio.run(_late_slap(live_site, tokens))
+    error, old, after = run_in_fresh_loop(_late_slap(live_site, tokens))
     assert error["code"] == "illegal"
     assert error["message"] == "late: that card has already been covered", json.dumps(error)
     assert after["version"] > old["version"]
