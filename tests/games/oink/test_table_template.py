@@ -7,13 +7,13 @@ import random
 import re
 
 import pytest
-from django.template.loader import render_to_string
 
 from games.core.viewcheck import cards_in_html
 from games.oink.bots import BOTS
 from games.oink.cards import CRIES, OINK
 from games.oink.engine import ENGINE
 from games.oink.state import Phase
+from tests.games.table_template import render_table
 from pigparlor.tables.fragments import split_top_level
 
 from .helpers import position, slap
@@ -24,12 +24,7 @@ TOP_LEVEL = ("ok-css", "ok-js", "ok-pile", "ok-prompt", "ok-cries", "ok-verdict"
 
 
 def render(state, seat, version=7):
-    players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
-                "connected": True} for index in range(state.seats)]
-    legal = ENGINE.legal_actions(state, seat) if seat is not None else []
-    context = {"view": ENGINE.view(state, seat), "legal": legal, "version": version, "seat": seat, "table": None,
-               "players": players, "deadline_ms": None, "now_ms": 0}
-    return render_to_string("oink/table.html", context)
+    return render_table(ENGINE, state, seat, version)[0]
 
 
 def offered(page):

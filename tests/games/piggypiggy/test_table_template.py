@@ -6,13 +6,13 @@ import json
 import re
 
 import pytest
-from django.template.loader import render_to_string
 
 from games.core.playout import play as playout
 from games.core.viewcheck import cards_in_html
 from games.piggypiggy.bots import BOTS
 from games.piggypiggy.engine import ENGINE
 from games.piggypiggy.state import Phase
+from tests.games.table_template import render_table
 from tests.games.piggypiggy.fixtures import end_play, goat, play, table
 
 ACTION = re.compile(r'name="action" value="([^"]*)"')
@@ -22,12 +22,7 @@ ACTIVE_STEP = re.compile(r'<li class="is-active" aria-current="step"><span class
 
 
 def render(state, seat):
-    players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
-                "connected": True} for index in range(state.seats)]
-    legal = ENGINE.legal_actions(state, seat) if seat is not None else []
-    context = {"view": ENGINE.view(state, seat), "legal": legal, "version": 7, "seat": seat, "table": None,
-               "players": players, "deadline_ms": None, "now_ms": 0}
-    return render_to_string("piggypiggy/table.html", context), legal
+    return render_table(ENGINE, state, seat)
 
 
 def ids_in_actions(actions) -> set[int]:

@@ -6,13 +6,13 @@ import json
 import re
 
 import pytest
-from django.template.loader import render_to_string
 
 from games.core.playout import play as playout
 from games.core.viewcheck import cards_in_html
 from games.pigpile.bots import BOTS
 from games.pigpile.engine import ENGINE
 from games.pigpile.state import Phase
+from tests.games.table_template import render_table
 
 from .position import play, position
 
@@ -20,12 +20,7 @@ ACTION = re.compile(r'name="action" value="([^"]*)"')
 
 
 def render(state, seat):
-    players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
-                "connected": True} for index in range(state.seats)]
-    legal = ENGINE.legal_actions(state, seat) if seat is not None else []
-    context = {"view": ENGINE.view(state, seat), "legal": legal, "version": 7, "seat": seat, "table": None,
-               "players": players, "deadline_ms": None, "now_ms": 0}
-    return render_to_string("pigpile/table.html", context), legal
+    return render_table(ENGINE, state, seat)
 
 
 def check(state):

@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from django.template.loader import render_to_string
 
 from games.core.playout import play
 from games.core.viewcheck import cards_in_html
@@ -16,6 +15,7 @@ from games.snout.engine import ENGINE, NEXT_ROUND, PLAY_ON, SNOUT, TOSS
 from games.snout.rules import timeout_pass
 from games.snout.state import Phase
 from games.snout.templatetags.chart import geometry
+from tests.games.table_template import render_table
 
 from .fixtures import position
 
@@ -26,12 +26,7 @@ TOP_LEVEL = ("sn-css", "sn-js", "sn-info", "sn-others", "sn-table", "sn-toss", "
 
 
 def render(state, seat):
-    players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
-                "connected": True} for index in range(state.seats)]
-    legal = ENGINE.legal_actions(state, seat) if seat is not None else []
-    context = {"view": ENGINE.view(state, seat), "legal": legal, "version": 7, "seat": seat, "table": None,
-               "players": players, "deadline_ms": None, "now_ms": 0}
-    return render_to_string("snout/table.html", context), legal
+    return render_table(ENGINE, state, seat)
 
 
 def check(state):
