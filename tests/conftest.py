@@ -138,3 +138,11 @@ def _fresh_table_caches():
 
     for cache in (rendering.SNAPSHOTS, rendering.SEATS, rendering.HTML, rendering.JSON):
         cache.items.clear()
+
+
+# CI runs the same hypothesis examples every time, so a red run can be replayed exactly.
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+hypothesis_settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")

@@ -156,6 +156,8 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(count_game):
             table.refresh_from_db()
             if table.seat_set.get(index=0).timeouts > turn or table.status != RUNNING:
                 break
+        if table.status != RUNNING:
+            break
         assert table.seat_set.get(index=0).timeouts == turn + 1
         if table.status != RUNNING:
             break
