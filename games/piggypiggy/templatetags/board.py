@@ -9,7 +9,7 @@ Nothing here adds information the view does not already give this viewer.
 from __future__ import annotations
 
 from games.core.cards import next_seat
-from games.piggypiggy.state import WIN_POINTS
+from games.piggypiggy.state import DROUGHT_ROUNDS, WIN_POINTS
 
 # The shared card art (static/img/cards.svg, static/css/cards.css) names foods in the singular.
 ART = {"ice-cream": "ice-cream", "tacos": "taco", "donuts": "donut", "fries": "fries", "cookies": "cookie"}
@@ -162,7 +162,7 @@ def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
 
 
 def _result(view: dict, names: dict) -> dict | None:
-    """PG10 (or our stuck-table ending): why the game ended, and everyone's points and pigs."""
+    """PG10 (or one of our endings on points): why the game ended, and everyone's points and pigs."""
     if view["phase"] != "over":
         return None
     pigs = [sum(1 for pig in view["pigs"] if pig["holder"] == index) for index in names]
@@ -171,6 +171,8 @@ def _result(view: dict, names: dict) -> dict | None:
                   key=lambda row: (-row["points"], -row["pigs"]))
     if view["winner"] is not None:
         headline = f"{names[view['winner']]} reached {WIN_POINTS} points and wins!"
+    elif view["ending"] == "drought":
+        headline = f"{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points."
     else:
-        headline = "Nothing left to draw and nobody could play: the game ends on points."
+        headline = "Nobody can score any more: the game ends on points."
     return {"headline": headline, "rows": rows}

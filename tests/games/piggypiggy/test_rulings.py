@@ -205,24 +205,3 @@ def test_pg12_without_a_turn_timer_the_clock_has_nothing_to_do():
     assert ENGINE.next_deadline(state) is None
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, None, {"type": "clock"}, 10 ** 9)
-
-
-def test_our_decision_a_quiet_round_with_nothing_to_draw_ends_the_game_on_points():
-    state = table(["G", "G"], stacks=["T1", "D1"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out")
-    state = end_play(state)
-    assert state.phase is Phase.PLAY and state.current == 1
-    state = end_play(state)
-    assert state.phase is Phase.OVER and state.ending == "stuck"
-    assert ENGINE.outcome(state).ranks == (1, 2)
-
-
-def test_our_decision_a_goat_keeps_the_table_alive():
-    state = table(["G", "G"], stacks=["T1", "D1"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out")
-    state = end_play(goat(end_play(state), 0, "T1"))
-    assert state.phase is Phase.PLAY and state.quiet_turns == 0
-
-
-def test_our_decision_empty_hands_with_nothing_to_draw_end_without_looping():
-    state = end_play(play(table(["T1", ""], rest="out"), "T"))
-    assert state.phase is Phase.OVER and state.ending == "stuck"
-    assert ENGINE.outcome(state).ranks == (1, 2)  # no points either way: the tacos pig decides
