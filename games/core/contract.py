@@ -54,7 +54,7 @@ class Option:
     """One table option a game declares, as data the lobby renders into a form.
 
     ``kind`` is "bool", "int" or "choice". ``turn_seconds`` is the shared name
-    for a turn timer (0 = no timer).
+    for a turn timer (0 = no timer, which only a private table may choose).
     """
 
     name: str
@@ -92,10 +92,20 @@ class Option:
         raise ValueError(f"unknown option kind {self.kind}")
 
 
+UNTIMED_LIMIT_SECONDS = 120
+"""At a table without a turn timer (``turn_seconds`` 0, private tables only) a player who does
+nothing is still played for after this long: no live table waits for ever on one person."""
+
 TURN_SECONDS = Option(
-    "turn_seconds", "int", 0, "Turn timer (seconds, 0 = none)", min=0, max=600,
-    help="When a player's time runs out the game plays for them.",
+    "turn_seconds", "int", 30, "Turn timer (seconds)", min=0, max=600,
+    help="When a player's time runs out the game plays for them. 0 = no timer, for private tables "
+         f"only: a player who does nothing for {UNTIMED_LIMIT_SECONDS // 60} minutes is still played for.",
 )
+
+
+def turn_limit_ms(turn_seconds: int) -> int:
+    """How long a player may take over a move: the turn timer, or UNTIMED_LIMIT_SECONDS without one."""
+    return (turn_seconds or UNTIMED_LIMIT_SECONDS) * 1000
 
 
 class Engine:

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace
 
 from games.core.cards import count_words, next_seat
+from games.core.contract import turn_limit_ms
 from games.piggypiggy.state import (DROUGHT_ROUNDS, HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt,
                                     Scored, State)
 
@@ -119,9 +120,7 @@ def close_prompt(state: State, cards: tuple[int, ...], now_ms: int) -> State:
         state = log(state, prompt.seat, f"added {describe(state, cards)} to the stack.")
     else:
         state = log(state, prompt.seat, "added no cards.")
-    deadline = state.turn_deadline
-    if deadline is not None:
-        deadline += now_ms - prompt.started_ms
+    deadline = state.turn_deadline + now_ms - prompt.started_ms
     return replace(state, phase=Phase.PLAY, prompt=None, turn_deadline=deadline)
 
 
@@ -226,9 +225,9 @@ def after_turn(state: State) -> State:
 def begin_turn(state: State, seat: int, now_ms: int) -> State:
     """Start ``seat``'s turn. PG9: with an empty hand they skip to drawing and scoring, and play moves on."""
     while True:
-        deadline = now_ms + state.turn_seconds * 1000 if state.turn_seconds else None
+        # PG12: the turn timer, or without one the longest wait, so no table waits for ever on one player.
         state = replace(state, current=seat, phase=Phase.PLAY, turn=state.turn + 1, food_played=False,
-                        prompt=None, turn_deadline=deadline)
+                        prompt=None, turn_deadline=now_ms + turn_limit_ms(state.turn_seconds))
         if state.hands[seat]:
             return state
         state = log(state, seat, "has no cards: skips to drawing.")

@@ -8,9 +8,9 @@ choice, scoring), ``turns`` (plays, washes, specials) and ``views``. Ruling ids
 from __future__ import annotations
 
 from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
-from games.core.contract import TURN_SECONDS
+from games.core.contract import TURN_SECONDS, turn_limit_ms
 from games.pigpile import turns, views
-from games.pigpile.rounds import choose_face_up, choose_for_the_slow, new_game
+from games.pigpile.rounds import CHOOSE_SECONDS, choose_face_up, choose_for_the_slow, new_game
 from games.pigpile.rules import legal_actions, safe_action
 from games.pigpile.state import Phase, PigPileState, dump_state, load_state, with_event
 
@@ -70,10 +70,16 @@ class PigPileEngine(Engine):
         return views.hidden_cards(state, seat)
 
     def next_deadline(self, state: PigPileState) -> int | None:
-        """The turn timer (or the CHOOSE phase's), counted from when the turn or phase began."""
-        if state.phase is Phase.OVER or not state.turn_seconds:
+        """The turn timer (or the CHOOSE phase's), counted from when the turn or phase began.
+
+        Without a turn timer the face-up choice still ends after CHOOSE_SECONDS (PP1) and a
+        turn after the longest wait (PP21): no table waits for ever on one player.
+        """
+        if state.phase is Phase.OVER:
             return None
-        return state.began_ms + state.turn_seconds * 1000
+        if state.phase is Phase.CHOOSE and not state.turn_seconds:
+            return state.began_ms + CHOOSE_SECONDS * 1000
+        return state.began_ms + turn_limit_ms(state.turn_seconds)
 
     def outcome(self, state: PigPileState) -> Outcome | None:
         if state.phase is not Phase.OVER:

@@ -4,7 +4,7 @@ import pytest
 from games.core import IllegalAction
 from games.core.viewcheck import cards_in_view
 from games.oink.cards import OINK
-from games.oink.engine import DEFAULT_TURN_MS, ENGINE
+from games.oink.engine import ENGINE
 from games.oink.fairness import COLLECT_MS, LAG_CAP_MS
 from games.oink.state import Phase
 
@@ -68,9 +68,11 @@ def test_o2_turn_timer_flips_for_a_slow_player():
     assert "out of time" in state.log[-1].text
 
 
-def test_o2_a_default_turn_timer_when_the_table_sets_none():
-    assert ENGINE.next_deadline(ENGINE.start(2, 1, {"turn_seconds": 0})) == DEFAULT_TURN_MS
+def test_o2_the_flip_timer_is_5_s_unless_the_table_sets_another_and_never_off():
+    assert ENGINE.next_deadline(ENGINE.start(2, 1)) == 5000
     assert ENGINE.next_deadline(ENGINE.start(2, 1, {"turn_seconds": 9})) == 9000
+    with pytest.raises(IllegalAction, match="between 1 and 60"):
+        ENGINE.start(2, 1, {"turn_seconds": 0})
 
 
 def test_o2_reveal_gap_is_a_table_option():

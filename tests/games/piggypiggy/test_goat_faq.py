@@ -2,6 +2,7 @@
 import pytest
 
 from games.core import IllegalAction
+from games.core.contract import UNTIMED_LIMIT_SECONDS
 from games.piggypiggy.engine import ENGINE
 from games.piggypiggy.state import PROMPT_SECONDS, Phase
 from tests.games.piggypiggy.fixtures import add, end_play, goat, hand, holder, play, stack, table, tokens
@@ -77,7 +78,8 @@ def test_pg5_prompt_times_out_as_add_none_even_without_a_turn_timer():
         ENGINE.apply(state, None, {"type": "clock"}, 4000 + PROMPT_SECONDS * 1000 - 1)
     state = ENGINE.apply(state, None, {"type": "clock"}, 4000 + PROMPT_SECONDS * 1000)
     assert stack(state, 2, "T") == "T2" and hand(state, 2) == "I2 T1"
-    assert state.phase is Phase.PLAY and ENGINE.next_deadline(state) is None
+    # Seat 0's own turn goes on, its clock (the longest wait, no timer) paused during the prompt.
+    assert state.phase is Phase.PLAY and ENGINE.next_deadline(state) == (UNTIMED_LIMIT_SECONDS + PROMPT_SECONDS) * 1000
 
 
 def test_pg5_prompt_pauses_the_turn_timer_and_uses_its_length():
