@@ -61,7 +61,7 @@ class OinkEngine(Engine):
         turn_ms = options["turn_seconds"] * 1000
         state = OinkState(
             seats=seats, penalty_card=options["penalty_card"], reveal_gap_ms=options["reveal_gap_ms"],
-            turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(),
+            turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(), under=0,
             pile_id=0, revealed_at=0, pile_open=False, slaps=(), judged=0, phase=Phase.FLIP,
             deadline_at=turn_ms, phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None,
             log=(), events=0,
