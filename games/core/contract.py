@@ -55,6 +55,8 @@ class Option:
 
     ``kind`` is "bool", "int" or "choice". ``turn_seconds`` is the shared name
     for a turn timer (0 = no timer, which only a private table may choose).
+    ``label``, ``help`` and ``choice_labels`` (one per choice, in order) are what
+    players read: in their words, never a ruling id or an internal name.
     """
 
     name: str
@@ -63,8 +65,18 @@ class Option:
     label: str
     help: str = ""
     choices: tuple[str, ...] = ()
+    choice_labels: tuple[str, ...] = ()
     min: int | None = None
     max: int | None = None
+
+    def __post_init__(self):
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
+
+    def labelled_choices(self) -> list[tuple[str, str]]:
+        """``(choice, what players read)`` pairs, for a form's select."""
+        labels = self.choice_labels or tuple(choice.replace("_", " ") for choice in self.choices)
+        return list(zip(self.choices, labels))
 
     def clean(self, value: Any) -> Any:
         if self.kind == "bool":

@@ -24,9 +24,10 @@ class PigPileEngine(Engine):
     max_seats = 6
     options = (
         Option("greased_pig_start", "bool", False, "Greased Pig Start",
-               help="First round only: the face-up cards are dealt, nobody chooses (PP2)."),
+               help="In the first round everyone's three face-up cards are dealt at random instead of chosen."),
         Option("three_player_last_gets_one", "bool", False, "3 players: the last player gets a pig",
-               help="With three players the one left holding cards gets 1 pig instead of 0 (PP17)."),
+               help="In a three-player game, the player still holding cards when a round ends gets "
+                    "1 pig instead of none."),
         TURN_SECONDS,
     )
 
