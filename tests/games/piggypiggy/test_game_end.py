@@ -158,7 +158,7 @@ def bot_mixes(seats: int):
     return list(combinations_with_replacement(sorted(BOTS), seats))
 
 
-GAMES_PER_MIX = 30
+GAMES_PER_MIX = 40
 
 
 @pytest.mark.parametrize("deck", sorted(DECKS))
