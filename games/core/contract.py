@@ -32,6 +32,24 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+def same_json(a, b) -> bool:
+    """Equal as JSON values. Python's ``==`` calls ``1``, ``1.0`` and ``true``
+    equal; an action must name a legal one exactly, not something that compares
+    equal to it."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    return a == b
+
+
+def legal_match(action: dict, legal: list[dict]) -> dict | None:
+    """The entry of ``legal`` that ``action`` is exactly (``same_json``), or None."""
+    return next((candidate for candidate in legal if same_json(action, candidate)), None)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: ``ranks[seat]`` (1 = best, ties share) and ``scores[seat]``."""

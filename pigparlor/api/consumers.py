@@ -47,4 +47,6 @@ class ApiTableConsumer(TableSocket):
         elif kind == "pong":
             self.round_trip.pong(message.get("id"))
         else:
-            raise TableError(BAD_REQUEST, f"unknown message type {kind!r}")
+            # Name what was sent only when it is short text: never echo a 4 KB value back.
+            named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
+            raise TableError(BAD_REQUEST, f"unknown message type{named}")

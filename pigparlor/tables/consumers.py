@@ -8,7 +8,7 @@ forms: ``{"version": "7", "action": "<json>", "HEADERS": {...}}``.
 """
 from __future__ import annotations
 
-import json
+import re
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from pigparlor.tables import presence, rendering
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.fragments import out_of_band
+from pigparlor.tables.guard import parse_json
 from pigparlor.tables.sockets import TableSocket
 
 
@@ -63,19 +64,22 @@ class TableConsumer(TableSocket):
             raise TableError(BAD_REQUEST, "unknown message")
 
 
+VERSION = re.compile(r"[0-9]{1,15}")
+
+
 def parse_version(value) -> int:
-    try:
+    """A form sends the version as a string of digits; a whole number is fine too.
+    Anything else (``"3.9"``, ``true``, ``1e3``, a list) is refused, not coerced."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and VERSION.fullmatch(value):
         return int(value)
-    except (TypeError, ValueError):
-        raise TableError(BAD_REQUEST, "version must be an integer") from None
+    raise TableError(BAD_REQUEST, "version must be an integer")
 
 
 def parse_action(value) -> dict:
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise TableError(BAD_REQUEST, "action must be JSON") from None
+        value = parse_json(value)
     if not isinstance(value, dict):
         raise TableError(BAD_REQUEST, "action must be a JSON object")
     return value

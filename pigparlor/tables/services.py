@@ -8,6 +8,7 @@ version goes out (``broadcast.announce_after_commit``).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 
 from django.db import transaction
@@ -22,6 +23,9 @@ from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog,
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, seats_at
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
+
+log = logging.getLogger(__name__)
+
 
 def game_for(slug: str):
     try:
@@ -195,6 +199,13 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             new_state = engine.apply(state, seat, action, to_engine_ms(table, now))
         except IllegalAction as refusal:
             raise TableError(ILLEGAL, refusal.reason) from None
+        except Exception:
+            if user is None:
+                raise  # the platform's own move: the clock logs it and retries
+            # A player's odd action tripped the engine (its bug, logged): the
+            # player gets a refusal and the table stays as it was.
+            log.exception("%s engine failed on an action at table %s: %r", table.game, table.pk, action)
+            raise TableError(BAD_REQUEST, "the game could not read that action") from None
         listing = presence.count_timeouts(engine, state, seat, user, seats)
         table.version += 1
         ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user)

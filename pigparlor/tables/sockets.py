@@ -3,13 +3,15 @@
 Each socket joins its table's group, hears "table.changed" with a version, and
 sends what its own viewer may see at that version (rendered once per viewer per
 version, see ``rendering``). Incoming messages pass a size and rate check, are
-parsed by the subclass, and go to one service call. Anything refused gets an
-error for this socket only and changes nothing.
+read as strict JSON, parsed by the subclass, and go to one service call.
+Anything refused gets an error for this socket only and changes nothing; no
+frame can crash the socket (a message that fails in our own code is logged and
+answered like a refusal).
 """
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -18,9 +20,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from pigparlor.tables import presence, rendering
 from pigparlor.tables.broadcast import group_name
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
-from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
+from pigparlor.tables.guard import RateLimit, RoundTrip, parse_json, too_big
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms
+
+log = logging.getLogger(__name__)
 
 PING_SECONDS = 2.0
 # A new socket of a real-time table pings this many times quickly, so its first
@@ -111,21 +115,19 @@ class TableSocket(AsyncWebsocketConsumer):
     # -- incoming --------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
         self.received_at_ms = epoch_ms()
-        if too_big(text_data, bytes_data):
-            await self.send_error(TableError(BAD_REQUEST, "message too large"))
-            return
-        if not self.limit.allow():
-            await self.send_error(TableError(BAD_REQUEST, "too many messages: slow down"))
-            return
         try:
-            message = json.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError):
-            await self.send_error(TableError(BAD_REQUEST, "messages are JSON"))
-            return
-        try:
-            await self.handle(message)
+            if too_big(text_data, bytes_data):
+                raise TableError(BAD_REQUEST, "message too large")
+            if not self.limit.allow():
+                raise TableError(BAD_REQUEST, "too many messages: slow down")
+            if text_data is None:
+                raise TableError(BAD_REQUEST, "messages are JSON in text frames")
+            await self.handle(parse_json(text_data))
         except TableError as refusal:
             await self.send_error(refusal)
+        except Exception:
+            log.exception("table %s: a socket message failed", self.table_id)
+            await self.send_error(TableError(BAD_REQUEST, "that message could not be handled"))
 
     async def handle(self, message):
         """Parse one message (the subclass's format) and call one service."""

@@ -34,6 +34,10 @@ class Command(BaseCommand):
         tasks = []
 
         def ready():
+            # A frame past websocket_max_message_size (or a text frame that is not
+            # UTF-8) fails the connection; autobahn's default drops the TCP link
+            # without a word. Close properly instead: 1009 too big, 1007 bad data.
+            server.ws_factory.setProtocolOptions(failByDrop=False)
             if not no_clock:
                 tasks.append(asyncio.get_event_loop().create_task(CLOCK.run()))
             self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
