@@ -88,8 +88,10 @@ def parse_json(text) -> object:
         raise TableError(BAD_REQUEST, f"messages nest at most {MAX_DEPTH} deep")
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
-    except (ValueError, RecursionError):
+    except (json.JSONDecodeError, RecursionError):
         raise TableError(BAD_REQUEST, "messages are JSON") from None
+    except ValueError:
+        raise TableError(BAD_REQUEST, "messages are standard JSON: no NaN, Infinity or overlong numbers") from None
 
 
 class RoundTrip:
