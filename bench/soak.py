@@ -203,9 +203,15 @@ async def soak(base: str, tokens: list[str], args, server: psutil.Process) -> di
             await asyncio.sleep(0.2)
     ramp_seconds = time.monotonic() - began
     rss_live = server.memory_info().rss
-    run.until = time.monotonic() + args.minutes * 60
+    client = psutil.Process()
+    cpu_before, client_before, wall_before = server.cpu_times(), client.cpu_times(), time.monotonic()
+    run.until = wall_before + args.minutes * 60
     await asyncio.gather(*slots)
-    return {"run": run, "ramp_seconds": ramp_seconds, "rss_live": rss_live}
+    wall = time.monotonic() - wall_before
+    cpu_after, client_after = server.cpu_times(), client.cpu_times()
+    return {"run": run, "ramp_seconds": ramp_seconds, "rss_live": rss_live,
+            "server_cpu": 100 * (sum(cpu_after[:2]) - sum(cpu_before[:2])) / wall,
+            "client_cpu": 100 * (sum(client_after[:2]) - sum(client_before[:2])) / wall}
 
 
 def server_errors(log_path: Path) -> list[str]:
@@ -258,7 +264,9 @@ def main():
     print(f"bot moves: {len(late)}, late by p50 {percentile(late, 0.5):.0f} ms, p99 {percentile(late, 0.99):.0f} ms, "
           f"max {max(late) if late else float('nan'):.0f} ms; recomputed choice differed {mismatched}x")
     print(f"server RSS: {rss_start / 2 ** 20:.0f} MB at start, {result['rss_live'] / 2 ** 20:.0f} MB with the tables "
-          f"live, {rss_end / 2 ** 20:.0f} MB at the end; machine load (1 min) at the end {load_end:.1f}")
+          f"live, {rss_end / 2 ** 20:.0f} MB at the end")
+    print(f"CPU during the run (100 % = one core): server {result['server_cpu']:.0f} %, this script "
+          f"{result['client_cpu']:.0f} %; machine load (1 min) at the end {load_end:.1f}")
 
 
 if __name__ == "__main__":
