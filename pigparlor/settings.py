@@ -3,17 +3,51 @@
 The embedded default needs no services: SQLite in WAL mode, the in-memory
 channel layer, and the clock and bots inside the server process. Scaled out,
 ``DATABASE_URL`` picks PostgreSQL and ``REDIS_URL`` the Redis channel layer.
+
+The defaults are safe to put in front of strangers: ``DEBUG`` is off unless
+``DJANGO_DEBUG=1``, and without ``DJANGO_SECRET_KEY`` the key is made on first
+run and kept in the data directory. Behind a TLS proxy, the ``DJANGO_HTTPS``
+and ``DJANGO_BEHIND_PROXY`` switches turn on the rest (docs/operations.md).
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 
+from pigparlor import secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "0") == "1"
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# What the site makes for itself and keeps between runs (the generated secret key).
+DATA_DIR = Path(os.environ.get("PIGPARLOR_DATA_DIR") or BASE_DIR / "var")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key.load_or_create(DATA_DIR / "secret_key")
+DEBUG = env_flag("DJANGO_DEBUG")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+# Other origins whose forms and browser sockets are this site's (scheme://host[:port]).
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# Behind a reverse proxy that sets X-Forwarded-For and X-Forwarded-Proto (and
+# overwrites whatever a client sent in them): the client's address (for login
+# throttling) and scheme come from those headers. ``serve`` reads the same flag.
+BEHIND_PROXY = env_flag("DJANGO_BEHIND_PROXY")
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served over HTTPS (by that proxy): secure cookies, http -> https redirects, HSTS.
+HTTPS = env_flag("DJANGO_HTTPS")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
 
 INSTALLED_APPS = [
     "daphne",
@@ -120,6 +154,10 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves the files where they are (static/ and the apps'), with DEBUG
+# on or off: no collectstatic step, so a fresh checkout serves its own files and
+# servers started side by side never race over a shared STATIC_ROOT.
+WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bot think time before a bot's move, in ms (0 in tests).
@@ -131,3 +169,14 @@ PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000")
 PIGPARLOR_WS_MAX_BYTES = 4096
 PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
 PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))
+
+# Errors go to stderr with their traceback: with DEBUG off a 500 is otherwise
+# logged nowhere (Django's default console handler only runs with DEBUG on).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
+}
