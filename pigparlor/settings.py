@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
     "channels",
     "allauth",
     "allauth.account",
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: turns a throttled login (either door) into the "too many failed log-ins" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "pigparlor.urls"
@@ -131,15 +135,30 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses every login attempt that is throttled (pigparlor/accounts/throttle.py).
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# Failed logins are throttled by axes below; allauth's own limit counted failures
+# per username from anywhere, so anyone could lock a known player out.
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# Login throttling (pigparlor/accounts/throttle.py): 5 failures for one name from
+# one address, or 20 from one address for any names, lock that for 15 minutes.
+AXES_HANDLER = "pigparlor.accounts.throttle.LoginThrottle"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = 5
+PIGPARLOR_LOGIN_FAILURES_PER_ADDRESS = 20
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "pigparlor.accounts.throttle.locked_out"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
