@@ -160,9 +160,14 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "pigparlor.accounts.throttle.locked_out"
 
+# Every form that sets a password checks these: allauth's sign-up and password
+# change, the admin's, and createsuperuser.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "pigparlor.accounts.passwords.NotOnlyWhitespaceValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
