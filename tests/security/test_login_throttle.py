@@ -103,3 +103,10 @@ def test_tries_while_locked_do_not_extend_the_lock(client, alice, settings):
     for _ in range(10):
         assert account_login(client, "alice", "guess", ALICE).status_code == 429
     assert AccessAttempt.objects.get().attempt_time == locked_at
+
+
+def test_a_failed_password_is_not_kept_in_the_attempt_log(client, alice, boss):
+    account_login(client, "alice", "my-old-secret-pass", STRANGER)
+    admin_login(client, "my-old-admin-pass", STRANGER)
+    kept = " ".join(attempt.post_data for attempt in AccessAttempt.objects.all())
+    assert "alice" in kept and "my-old" not in kept
