@@ -18,6 +18,7 @@ SHELL_FILES = (
     "vendor/htmx.min.js",
     "vendor/ws.js",
     "js/site.js",
+    "js/reconnect.js",
     "icons/pig.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
