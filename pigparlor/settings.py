@@ -198,10 +198,9 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
 # WhiteNoise serves the files where they are (static/ and the apps'), with DEBUG
-# on or off: no collectstatic step, so a fresh checkout serves its own files and
-# servers started side by side never race over a shared STATIC_ROOT.
+# on or off: no collectstatic step and no STATIC_ROOT, so a fresh checkout serves
+# its own files and servers started side by side never race over a shared copy.
 WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
