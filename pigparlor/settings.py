@@ -131,3 +131,7 @@ PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000")
 PIGPARLOR_WS_MAX_BYTES = 4096
 PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
 PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))
+# Per-user limits on creating tables (docs/api.md "Limits"): tables one user may host that
+# are not over yet (open or running), and tables one user may create in any minute.
+PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
+PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))

@@ -13,10 +13,10 @@ from django.views.decorators.http import require_http_methods
 
 from pigparlor.api.tokens import bearer, user_for_token
 from pigparlor.tables import inputs, services, strict_json
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import Table
 
-STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404}
+STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
 CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title")
 
 
@@ -38,7 +38,10 @@ def token_required(view):
         try:
             return view(request, *args, **kwargs)
         except TableError as refusal:
-            return error(refusal.code, refusal.message)
+            response = error(refusal.code, refusal.message)
+            if refusal.retry_after_s is not None:
+                response["Retry-After"] = str(refusal.retry_after_s)
+            return response
     return wrapped
 
 
