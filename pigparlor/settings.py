@@ -103,6 +103,9 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# New usernames get the display names' checks: NFKC, no invisible characters, no homoglyphs of
+# another player's name, no reserved or bot names (pigparlor/accounts/names.py).
+ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
