@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
 from pigparlor.tables import presence, rendering, strict_json
+from pigparlor.tables.broadcast import session_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
@@ -24,6 +25,11 @@ VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 
 class TableConsumer(TableSocket):
     sent_parts: dict[str, str]
+
+    def revocation_groups(self) -> list[str]:
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        return [session_group(key)] if key else []
 
     async def send_state(self, snapshot, full: bool):
         if full or not hasattr(self, "sent_parts"):

@@ -1,6 +1,7 @@
 """The closed set of refusals every door answers with (design.md, the JSON protocol)."""
 
 BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND = "bad_request", "stale", "illegal", "forbidden", "not_found"
+# Too much at once from one user (sockets, tables): try again later.
 RATE_LIMITED = "rate_limited"
 CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND, RATE_LIMITED)
 
