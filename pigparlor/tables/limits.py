@@ -36,6 +36,7 @@ def check_create(host) -> None:
     recent = list(hosted.filter(created_at__gt=now - WINDOW).order_by("-created_at")
                   .values_list("created_at", flat=True)[:per_minute])
     if len(recent) >= per_minute:
-        wait = max(1, math.ceil((recent[-1] + WINDOW - now).total_seconds()))
+        oldest = recent[-1] if recent else now  # a limit of 0 allows nothing
+        wait = max(1, math.ceil((oldest + WINDOW - now).total_seconds()))
         raise TableError(RATE_LIMITED, f"you created {per_minute} tables in the last minute: "
                                        f"try again in {wait} s", retry_after_s=wait)

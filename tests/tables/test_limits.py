@@ -107,3 +107,10 @@ def test_the_defaults_are_five_unfinished_tables_and_ten_a_minute():
     from pigparlor import settings
 
     assert (settings.PIGPARLOR_MAX_UNFINISHED_TABLES, settings.PIGPARLOR_TABLES_PER_MINUTE) == (5, 10)
+
+
+def test_a_limit_of_zero_refuses_every_table(count_game, settings):
+    settings.PIGPARLOR_TABLES_PER_MINUTE = 0
+    with pytest.raises(TableError) as refusal:
+        create(make_user("ana"))
+    assert refusal.value.code == RATE_LIMITED and refusal.value.retry_after_s == 60
