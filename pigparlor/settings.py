@@ -164,6 +164,9 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# New usernames get the display names' checks: NFKC, no invisible characters, no homoglyphs of
+# another player's name, no reserved or bot names (pigparlor/accounts/names.py).
+ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
 # Failed logins are throttled by axes below; allauth's own limit counted failures
 # per username from anywhere, so anyone could lock a known player out.
 ACCOUNT_RATE_LIMITS = {"login_failed": False}
@@ -219,6 +222,10 @@ PIGPARLOR_MAX_SOCKETS_PER_USER = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_U
 # the expiry is dead, and the sockets it held are forgotten (presence.sweep).
 PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5000"))
 PIGPARLOR_PRESENCE_EXPIRY_MS = int(os.environ.get("PIGPARLOR_PRESENCE_EXPIRY_MS", "20000"))
+# Per-user limits on creating tables (docs/api.md "Limits"): tables one user may host that
+# are not over yet (open or running), and tables one user may create in any minute.
+PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
+PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
 
 # Errors go to stderr with their traceback: with DEBUG off a 500 is otherwise
 # logged nowhere (Django's default console handler only runs with DEBUG on).
