@@ -4,19 +4,20 @@ Views only authenticate, validate, call one service and answer.
 """
 from __future__ import annotations
 
-import json
 from functools import wraps
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from pigparlor.api.tokens import bearer, user_for_token
-from pigparlor.tables import services
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, TableError
+from pigparlor.tables import inputs, services, strict_json
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import Table
 
-STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404}
+STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
+CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title")
 
 
 def error(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -37,18 +38,23 @@ def token_required(view):
         try:
             return view(request, *args, **kwargs)
         except TableError as refusal:
-            return error(refusal.code, refusal.message)
+            response = error(refusal.code, refusal.message)
+            if refusal.retry_after_s is not None:
+                response["Retry-After"] = str(refusal.retry_after_s)
+            return response
     return wrapped
 
 
-def json_body(request) -> dict:
+def json_body(request, allowed: tuple[str, ...]) -> dict:
+    """The request's JSON object, naming only ``allowed`` fields (an empty body is ``{}``)."""
     try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        raise TableError(BAD_REQUEST, "the body is not JSON") from None
+        raw = request.body
+    except RequestDataTooBig:
+        raise TableError(BAD_REQUEST, "the body is too large") from None
+    body = strict_json.loads(raw or b"{}", "the body")
     if not isinstance(body, dict):
         raise TableError(BAD_REQUEST, "the body must be a JSON object")
-    return body
+    return inputs.fields(body, allowed)
 
 
 def ws_path(table: Table) -> str:
@@ -66,15 +72,15 @@ def describe(table: Table) -> dict:
 @token_required
 @require_http_methods(["POST"])
 def create(request):
-    body = json_body(request)
+    body = json_body(request, CREATE_FIELDS)
     if "game" not in body or "seats" not in body:
         raise TableError(BAD_REQUEST, "send {\"game\", \"seats\", \"bots\", \"options\"}")
-    options = body.get("options") or {}
+    options = body.get("options", {})
     if not isinstance(options, dict):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
     table = services.create_table(
-        host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0), options=options,
-        private=bool(body.get("private", False)), title=str(body.get("title", "")))
+        host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0),
+        options=options, private=body.get("private", False), title=body.get("title", ""))
     return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
 
 
@@ -88,8 +94,11 @@ def _table(table_id: int) -> Table:
 @token_required
 @require_http_methods(["POST"])
 def join(request, table_id: int):
-    body = json_body(request)
-    seat = services.join_table(_table(table_id), request.user, invite_code=body.get("invite_code"))
+    body = json_body(request, ("invite_code",))
+    invite_code = body.get("invite_code")
+    if invite_code is not None and not isinstance(invite_code, str):
+        raise TableError(BAD_REQUEST, "invite_code must be a string")
+    seat = services.join_table(_table(table_id), request.user, invite_code=invite_code)
     return JsonResponse({"id": table_id, "seat": seat, "ws": f"/ws/api/tables/{table_id}/"})
 
 

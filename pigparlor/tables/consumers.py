@@ -14,12 +14,13 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
-from pigparlor.tables import presence, rendering
+from pigparlor.tables import presence, rendering, strict_json
 from pigparlor.tables.broadcast import session_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.fragments import out_of_band
-from pigparlor.tables.guard import parse_json
 from pigparlor.tables.sockets import TableSocket
+
+VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 
 
 class TableConsumer(TableSocket):
@@ -70,22 +71,20 @@ class TableConsumer(TableSocket):
             raise TableError(BAD_REQUEST, "unknown message")
 
 
-VERSION = re.compile(r"[0-9]{1,15}")
-
-
 def parse_version(value) -> int:
-    """A form sends the version as a string of digits; a whole number is fine too.
-    Anything else (``"3.9"``, ``true``, ``1e3``, a list) is refused, not coerced."""
+    """A form sends the version as a string of ASCII digits (``"7"``); a JSON
+    integer is fine too. Anything else — ``3.9``, ``true``, ``"3.9"``, ``" 7"`` —
+    is refused, never rounded into a version that plays the move."""
+    if isinstance(value, str) and VERSION_TEXT.fullmatch(value):
+        return int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and VERSION.fullmatch(value):
-        return int(value)
     raise TableError(BAD_REQUEST, "version must be an integer")
 
 
 def parse_action(value) -> dict:
     if isinstance(value, str):
-        value = parse_json(value)
+        value = strict_json.loads(value, "action")
     if not isinstance(value, dict):
         raise TableError(BAD_REQUEST, "action must be a JSON object")
     return value

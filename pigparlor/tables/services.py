@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core import IllegalAction
-from pigparlor.tables import presence
+from pigparlor.tables import inputs, limits, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
@@ -49,17 +49,28 @@ def _seats(table) -> list[Seat]:
 @transaction.atomic
 def create_table(*, host, game, seats, bots=0, options=None, private=False, title="") -> Table:
     """A new table: the host takes seat 0, bots take the last ``bots`` seats; it
-    starts at once if that fills every seat."""
+    starts at once if that fills every seat. Refused with ``rate_limited`` past
+    the host's limits (``limits.check_create``)."""
+    if not isinstance(game, str):
+        raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
     engine = game_for(game).engine
+    seats = inputs.whole_number(seats, "seats")
+    bots = inputs.whole_number(bots, "bots")
+    private = inputs.flag(private, "private")
+    title = inputs.visible_text(title, "title", Table._meta.get_field("title").max_length)
+    if options is not None and not isinstance(options, dict):
+        raise TableError(BAD_REQUEST, "options must be a JSON object")
     try:
         engine.check_seats(seats)
         options = engine.clean_options(options)
     except IllegalAction as refusal:
         raise TableError(BAD_REQUEST, refusal.reason) from None
-    if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots < seats:
+    if not 0 <= bots < seats:
         raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - 1}")
+    if host is not None:
+        limits.check_create(host)
     table = Table.objects.create(
-        game=game, title=(title or "")[:80], host=host, seats=seats, options=options, private=bool(private),
+        game=game, title=title, host=host, seats=seats, options=options, private=private,
         invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63))
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user=host if index == 0 else None,

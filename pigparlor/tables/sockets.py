@@ -17,10 +17,10 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from pigparlor.tables import presence, rendering
+from pigparlor.tables import presence, rendering, strict_json
 from pigparlor.tables.broadcast import group_name
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
-from pigparlor.tables.guard import RateLimit, RoundTrip, parse_json, too_big
+from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms
 
@@ -167,7 +167,7 @@ class TableSocket(AsyncWebsocketConsumer):
                 raise TableError(BAD_REQUEST, "too many messages: slow down")
             if text_data is None:
                 raise TableError(BAD_REQUEST, "messages are JSON in text frames")
-            await self.handle(parse_json(text_data))
+            await self.handle(strict_json.loads(text_data))
         except TableError as refusal:
             await self.send_error(refusal)
         except Exception:
