@@ -182,7 +182,7 @@ class Fuzzed:
             headers = [(b"authorization", f"Bearer {self.token}".encode())]
             path = f"/ws/api/tables/{self.table_id}/"
         else:
-            headers = [(b"origin", b"http://testserver"), (b"cookie", self.cookie)]
+            headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", self.cookie)]
             path = f"/ws/tables/{self.table_id}/"
         self.socket = WebsocketCommunicator(application, path, headers=headers)
         connected, _ = await self.socket.connect()
