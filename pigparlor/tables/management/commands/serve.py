@@ -28,6 +28,7 @@ class Command(BaseCommand):
             call_command("collectstatic", interactive=False, verbosity=0)
         if not settings.REDIS_URL:
             self.forget_stale_connections()
+        self.rate_unrated()
         from pigparlor.asgi import application
         from pigparlor.tables.clock import CLOCK
 
@@ -52,6 +53,14 @@ class Command(BaseCommand):
         # after a commit): nothing they hold matters — every table is in the
         # database — so leave now instead of joining them forever.
         os._exit(0)
+
+    def rate_unrated(self):
+        """Tables that finished just before a crash, before their rating: rate them now."""
+        from pigparlor.ratings.service import rate_unrated
+
+        rated = rate_unrated()
+        if rated:
+            self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")
 
     def forget_stale_connections(self):
         """Alone (no Redis), this process holds every socket: counts left by a
