@@ -10,12 +10,17 @@ from __future__ import annotations
 import json
 
 from pigparlor.tables import rendering
+from pigparlor.tables.broadcast import token_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.sockets import TableSocket
 
 
 class ApiTableConsumer(TableSocket):
     last_frame: dict | None = None
+
+    def revocation_groups(self) -> list[str]:
+        token_id = self.scope.get("api_token_id")
+        return [token_group(token_id)] if token_id is not None else []
 
     async def send_state(self, snapshot, full: bool):
         frame = rendering.JSON.get((*snapshot.key, self.viewer))

@@ -107,6 +107,14 @@ def join(request, table_id: int):
 
 
 @token_required
+@require_http_methods(["POST"])
+def leave(request, table_id: int):
+    """Give up your seat: before the start it is freed, during play a bot takes it over."""
+    services.leave_table(_table(table_id), request.user)
+    return JsonResponse(describe(_table(table_id)))
+
+
+@token_required
 @require_http_methods(["GET"])
 def detail(request, table_id: int):
     table = _table(table_id)

@@ -6,6 +6,8 @@ per-viewer cache or the database) what its own viewer may see.
 """
 from __future__ import annotations
 
+import hashlib
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -15,6 +17,26 @@ from pigparlor.tables.signals import table_listing_changed
 
 def group_name(table_id: int) -> str:
     return f"table-{table_id}"
+
+
+def session_group(session_key: str) -> str:
+    """The table sockets opened with one browser session (hashed: group names travel through Redis)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def token_group(token_id: int) -> str:
+    """The table sockets opened with one API token."""
+    return f"token-{token_id}"
+
+
+def revoke_sockets(group: str, reason: str) -> None:
+    """Close every table socket in ``group`` (its session logged out, its token
+    was revoked), in every process, once the current transaction commits."""
+    def send():
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, {"type": "socket.revoked", "reason": reason})
+    transaction.on_commit(send)
 
 
 def announce_after_commit(table, *, listing: bool = False, snapshot=None) -> None:

@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
 from pigparlor.tables import presence, rendering
+from pigparlor.tables.broadcast import session_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
@@ -22,6 +23,11 @@ from pigparlor.tables.sockets import TableSocket
 
 class TableConsumer(TableSocket):
     sent_parts: dict[str, str]
+
+    def revocation_groups(self) -> list[str]:
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        return [session_group(key)] if key else []
 
     async def send_state(self, snapshot, full: bool):
         if full or not hasattr(self, "sent_parts"):

@@ -1,7 +1,9 @@
 """The closed set of refusals every door answers with (design.md, the JSON protocol)."""
 
 BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND = "bad_request", "stale", "illegal", "forbidden", "not_found"
-CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND)
+# Too much at once from one user (sockets, tables): try again later.
+RATE_LIMITED = "rate_limited"
+CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND, RATE_LIMITED)
 
 
 class TableError(Exception):

@@ -91,6 +91,7 @@ def join_table(table, user, invite_code=None) -> int:
     free = next(seat for seat in seats if not seat.taken)
     free.user = user
     free.save(update_fields=["user"])
+    presence.recount(table, seats, epoch_ms())  # the newcomer's own sockets, never the last occupant's
     table.seats_rev += 1
     if all(seat.taken for seat in seats):
         _start(table, seats)
@@ -111,6 +112,7 @@ def leave_table(table, user) -> None:
     if table.status == OPEN:
         mine.user = None
         mine.save(update_fields=["user"])
+        presence.recount(table, seats, epoch_ms())
         humans = [seat for seat in seats if seat.user_id is not None]
         if not humans:
             table.status = ABORTED
@@ -157,6 +159,7 @@ def _start(table: Table, seats: list[Seat]) -> None:
     table.started_at_ms = table.changed_at_ms = now
     table.version = 1
     table.state = engine.dump(state)
+    presence.recount(table, seats, now)  # a player with no socket open is absent from the start
     table.wake_at_ms = presence.next_wake(get_game(table.game), table, state, seats)
     table.save()
 

@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from pigparlor.tables import presence, rendering
 from pigparlor.tables.broadcast import group_name
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
 from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms
@@ -31,7 +31,10 @@ QUICK_PING_SECONDS = 0.2
 
 class TableSocket(AsyncWebsocketConsumer):
     table_id: int
+    invite: str | None = None
     viewer: int | None = None
+    present = False
+    groups_joined: list[str] = []
     sent_key: tuple[int, int] | None = None
     pinger: asyncio.Future | None = None
 
@@ -45,6 +48,13 @@ class TableSocket(AsyncWebsocketConsumer):
         await handler(message)
 
     # -- lifecycle -----------------------------------------------------------
+    async def __call__(self, scope, receive, send):
+        """However the consumer ends — closed, crashed, cancelled — its presence goes."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.end()
+
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -54,31 +64,50 @@ class TableSocket(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.limit = RateLimit()
         self.round_trip = RoundTrip()
-        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
+        self.invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
         try:
             snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
-            self.viewer = rendering.viewer_for(snapshot, user, invite)
+            rendering.viewer_for(snapshot, user, self.invite)
+            self.present = True  # from here on, however the consumer ends, its presence row goes
+            await database_sync_to_async(presence.open_socket)(self.table_id, user, self.channel_name)
         except TableError as refusal:
+            self.present = False
             await self.accept()
             await self.send_error(refusal)
-            await self.close(code=4403)
+            await self.close(code=4429 if refusal.code == RATE_LIMITED else 4403)
             return
-        await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+        self.groups_joined = [group_name(self.table_id), *self.revocation_groups()]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        await self.send_snapshot(snapshot, full=True)
-        if self.viewer is not None:
-            await database_sync_to_async(presence.seat_connected)(self.table_id, user)
+        await self.resend()
         if snapshot.game.engine.realtime:
             self.pinger = asyncio.ensure_future(self.ping_forever())
 
     async def disconnect(self, code):
+        await self.end()
+
+    async def end(self):
+        """Stop pinging and forget this socket's presence (once)."""
         if self.pinger is not None:
             self.pinger.cancel()
-        if getattr(self, "user", None) is None or not hasattr(self, "table_id"):
+        if not self.present:
             return
-        await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
-        if self.viewer is not None:
-            await database_sync_to_async(presence.seat_disconnected)(self.table_id, self.user)
+        self.present = False
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await database_sync_to_async(presence.close_socket)(self.table_id, self.channel_name)
+
+    def revocation_groups(self) -> list[str]:
+        """The groups that hear when this socket's credentials end (a logout, a
+        revoked token): the subclass's."""
+        return []
+
+    async def socket_revoked(self, event):
+        """The session logged out or the token was revoked: refuse and close now."""
+        await self.send_error(TableError(FORBIDDEN, event["reason"]))
+        await self.close(code=4401)
+        await self.end()
 
     async def ping_forever(self):
         pings = 0
@@ -98,9 +127,21 @@ class TableSocket(AsyncWebsocketConsumer):
         await self.send_snapshot(snapshot, full=False)
 
     async def send_snapshot(self, snapshot, full: bool):
+        """Send this version as the socket's user may see it now: the viewer is
+        worked out again at every send, so a socket follows its user into and
+        out of a seat and never sees the hand of whoever sits there next."""
         key = (snapshot.table.version, snapshot.table.seats_rev)
         if not full and self.sent_key is not None and key <= self.sent_key:
             return
+        try:
+            viewer = rendering.viewer_for(snapshot, self.user, self.invite)
+        except TableError as refusal:  # a private table this user no longer sits at
+            await self.send_error(refusal)
+            await self.close(code=4403)
+            await self.end()
+            return
+        if viewer != self.viewer:
+            self.viewer, full = viewer, True
         await self.send_state(snapshot, full)
         self.sent_key = key
 

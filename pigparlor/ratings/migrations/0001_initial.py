@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tables', '0002_table_rated'),
+        ('tables', '0003_table_rated'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

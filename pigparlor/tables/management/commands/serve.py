@@ -1,7 +1,9 @@
 """``manage.py serve``: the whole site in one process.
 
-Applies migrations, then runs Daphne on the ASGI app with the table clock (turn
-timers, bot moves, seat hand-overs) as a task on the same event loop.
+Applies migrations, sweeps presence left by dead processes and recomputes every
+running table's wake-up, then runs Daphne on the ASGI app with the table clock
+(turn timers, bot moves, seat hand-overs) and the presence heartbeat as tasks on
+the same event loop.
 """
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
@@ -26,8 +28,11 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         if not settings.DEBUG:
             call_command("collectstatic", interactive=False, verbosity=0)
-        if not settings.REDIS_URL:
-            self.forget_stale_connections()
+        from pigparlor.tables import presence
+
+        # Alone (no Redis), this process holds every socket there is: whatever a
+        # previous run left is stale. Scaled out, only dead processes' sockets are.
+        presence.start_up(alone=not settings.REDIS_URL)
         self.rate_unrated()
         from pigparlor.asgi import application
         from pigparlor.tables.clock import CLOCK
@@ -35,8 +40,10 @@ class Command(BaseCommand):
         tasks = []
 
         def ready():
+            loop = asyncio.get_event_loop()
+            tasks.append(loop.create_task(presence.heartbeat()))
             if not no_clock:
-                tasks.append(asyncio.get_event_loop().create_task(CLOCK.run()))
+                tasks.append(loop.create_task(CLOCK.run()))
             self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
             self.stdout.flush()
 
@@ -61,11 +68,3 @@ class Command(BaseCommand):
         rated = rate_unrated()
         if rated:
             self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")
-
-    def forget_stale_connections(self):
-        """Alone (no Redis), this process holds every socket: counts left by a
-        previous run are stale, and those players get the grace period from now."""
-        from pigparlor.tables.models import RUNNING, Seat
-        from pigparlor.tables.timing import epoch_ms
-
-        Seat.objects.filter(table__status=RUNNING, connections__gt=0).update(connections=0, left_at_ms=epoch_ms())
