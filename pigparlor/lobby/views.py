@@ -58,7 +58,8 @@ def create(request, slug):
         try:
             table = services.create_table(
                 host=request.user, game=slug, seats=data["seats"], bots=data["bots"],
-                options=form.table_options(), private=data["private"], title=data["title"])
+                options=form.table_options(), private=data["private"], title=data["title"],
+                rated=False if data["casual"] else None)
         except TableError as refusal:
             form.add_error(None, refusal.message)
         else:

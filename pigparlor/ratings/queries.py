@@ -40,8 +40,8 @@ class Placed:
         return self.row.user.get_username()
 
 
-def leaderboard(game: str, size: int = LEADERBOARD_SIZE) -> list[Placed]:
-    rows = established(game).select_related("user__profile")[:size]
+def leaderboard(game: str, size: int | None = None) -> list[Placed]:
+    rows = established(game).select_related("user__profile")[:size or LEADERBOARD_SIZE]
     return [Placed(rank, row) for rank, row in enumerate(rows, start=1)]
 
 

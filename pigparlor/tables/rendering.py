@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 
+from pigparlor.ratings.accounts import seat_username
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import out_of_band, split_top_level
 from pigparlor.tables.models import Seat, Table, seats_of
@@ -125,7 +126,7 @@ def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
         result.append({
             "index": seat.index, "name": name, "is_bot": seat.is_bot, "is_you": seat.index == viewer,
             "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
-            "empty": not seat.taken,
+            "empty": not seat.taken, "username": seat_username(seat),
         })
     return result
 
@@ -145,7 +146,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     names = {player["index"]: player["name"] for player in people}
     outcome = snapshot.table.outcome
     standings = sorted(
-        ({"rank": rank, "name": names[index], "score": outcome["scores"][index]}
+        ({"rank": rank, "name": names[index], "score": outcome["scores"][index], "seat": index}
          for index, rank in enumerate(outcome["ranks"])), key=lambda row: row["rank"]) if outcome else []
     turn = view.get("turn")
     return {
