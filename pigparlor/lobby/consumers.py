@@ -75,7 +75,7 @@ class LobbyConsumer(ReadOnlySocket):
             return
         if message.get("pool") == "join":
             try:
-                request = pool.parse_request(self.game, message.get("seats"), message.get("wait"))
+                request = pool.parse_request(self.game, message.get("pool_seats"), message.get("pool_wait"))
             except pool.PoolRefusal as refusal:
                 await self.show_pool(error=str(refusal))
                 return

@@ -75,7 +75,8 @@ def players(django_user_model):
 async def test_four_players_pressing_play_now_are_seated_together(players):
     sockets = [await open_lobby(user) for user in players[:4]]
     for socket in sockets:
-        await socket.send_to(text_data=json.dumps({"pool": "join", "seats": "4", "wait": "30", "HEADERS": {}}))
+        await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "30",
+                                                   "HEADERS": {}}))
     heard = [await receive_until(socket, seated) for socket in sockets]
     table = await sync_to_async(lambda: Table.objects.get(title=pool.TITLE))()
     assert table.status == RUNNING and table.rated
@@ -97,7 +98,7 @@ async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players
         Rating.objects.create(user=bot_account("sensible"), game="snout", mu=26, sigma=2, games=50)
     await sync_to_async(rate_bots)()
     socket = await open_lobby(ana)
-    await socket.send_to(text_data=json.dumps({"pool": "join", "seats": "3", "wait": "10"}))
+    await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "3", "pool_wait": "10"}))
     waiting = await receive_until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))
     assert "near your 1500" in waiting[-1]
     timing.skip_ahead(10_000)
@@ -112,11 +113,11 @@ async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players
 @pytest.mark.asyncio
 async def test_leaving_the_page_leaves_the_pool_and_bad_choices_are_refused(players):
     socket = await open_lobby(players[0])
-    await socket.send_to(text_data=json.dumps({"pool": "join", "seats": "9", "wait": "30"}))
+    await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "9", "pool_wait": "30"}))
     assert "Snout! is for" in await socket.receive_from()
-    await socket.send_to(text_data=json.dumps({"pool": "join", "seats": "4", "wait": "7"}))
+    await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "7"}))
     assert "how long to wait" in await socket.receive_from()
-    await socket.send_to(text_data=json.dumps({"pool": "join", "seats": "4", "wait": "humans"}))
+    await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "humans"}))
     assert "People only" in await socket.receive_from()
     assert await sync_to_async(PoolEntry.objects.count)() == 1
     await socket.disconnect()
