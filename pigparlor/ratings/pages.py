@@ -37,15 +37,12 @@ def change_text(before: Skill, after: Skill) -> str:
     return f"{before.shown} → {after.shown} ({'+' if delta >= 0 else '−'}{abs(delta)})"
 
 
-def rated_standings(table, standings: list[dict]) -> list[dict]:
-    """The final standings, each row with its player's rating change when the table was rated."""
-    if not table.rated or not standings:
-        return standings
-    seats = list(table.seat_set.select_related("user").order_by("index"))
-    changes = {change["seat"]: change for change in queries.rating_changes(table, seats)}
-    return [{**row, "change": change_text(changes[row["seat"]]["before"], changes[row["seat"]]["after"]),
-             "delta": changes[row["seat"]]["after"].rating - changes[row["seat"]]["before"].rating}
-            if row.get("seat") in changes else row for row in standings]
+def rating_change(change: dict | None) -> dict:
+    """A standings row's rating fields: ``{"change": "1512 → 1531 (+19)", "delta": 19}``, or nothing."""
+    if change is None:
+        return {}
+    return {"change": change_text(change["before"], change["after"]),
+            "delta": change["after"].rating - change["before"].rating}
 
 
 def seat_ratings(table, seats) -> dict[int, Skill]:
