@@ -46,7 +46,7 @@ def leaderboard(game: str, size: int | None = None) -> list[Placed]:
 
 
 def ratings_of(user) -> dict[str, Rating]:
-    return {row.game: row for row in Rating.objects.filter(user=user).order_by("game")}
+    return {row.game: row for row in Rating.objects.filter(user=user, games__gt=0).order_by("game")}
 
 
 def rating_json(row: Rating) -> dict:
