@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -21,6 +22,8 @@ from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableE
 from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms
+
+log = logging.getLogger(__name__)
 
 PING_SECONDS = 2.0
 # A new socket of a real-time table pings this many times quickly, so its first
@@ -94,9 +97,13 @@ class TableSocket(AsyncWebsocketConsumer):
         if not self.present:
             return
         self.present = False
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        # The database first: the channel layer may be what just failed (Redis down).
         await database_sync_to_async(presence.close_socket)(self.table_id, self.channel_name)
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # membership expires with the layer's group_expiry anyway
+                log.warning("could not leave %s for %s", group, self.channel_name, exc_info=True)
 
     def revocation_groups(self) -> list[str]:
         """The groups that hear when this socket's credentials end (a logout, a
