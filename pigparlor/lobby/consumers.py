@@ -53,7 +53,9 @@ class LobbyConsumer(ReadOnlySocket):
         self.group = group_for_game(slug)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(render_listing)(self.game))
+        # The "Play now" panel too: after a reconnect the old socket's wait is gone with it.
+        self.shown = self.pool_html()
+        await self.send(text_data=await database_sync_to_async(render_listing)(self.game) + self.shown)
 
     async def disconnect(self, code):
         self.stop_ticking()
@@ -125,9 +127,12 @@ class LobbyConsumer(ReadOnlySocket):
         entry = pool.entry_of(self.channel_name)
         return entry, (pool.waiting_count(entry) if entry is not None else 0)
 
+    def pool_html(self, **context) -> str:
+        return render_to_string("lobby/_pool_status.html", {"game": self.game, "oob": True,
+                                                            **pool.pool_context(self.game, **context)})
+
     async def show_pool(self, **context):
-        html = render_to_string("lobby/_pool.html", {"game": self.game, "oob": True, "user": self.scope.get("user"),
-                                                     **pool.pool_context(self.game, **context)})
+        html = self.pool_html(**context)
         if html != self.shown:
             self.shown = html
             await self.send(text_data=html)
