@@ -23,7 +23,6 @@ from pigparlor.ratings import queries
 from pigparlor.ratings.models import BotAccount
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms
 
 WAITS = (10, 30, 60)
