@@ -35,7 +35,7 @@ def test_the_table_page_reconnects_after_the_server_restarts(context_factory):
             expect(status).to_have_text("Connection lost — reconnecting…")
             site = start_site(Path(directory), port=int(site.rsplit(":", 1)[1]))
             expect(status).to_have_text("", timeout=20_000)
-            page.wait_for_function(f"Number(document.getElementById('table-version').dataset.version) >= {version}")
+            page.wait_for_function(f"() => Number(document.getElementById('table-version').dataset.version) >= {version}")
             assert page.locator("#table-page.is-offline").count() == 0
         finally:
             stop_site(site)

@@ -26,8 +26,6 @@ class Command(BaseCommand):
 
     def handle(self, host, port, no_clock, verbosity, **options):
         call_command("migrate", interactive=False, verbosity=0)
-        if not settings.DEBUG:
-            call_command("collectstatic", interactive=False, verbosity=0)
         from pigparlor.tables import presence
 
         # Alone (no Redis), this process holds every socket there is: whatever a
@@ -47,9 +45,13 @@ class Command(BaseCommand):
             self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
             self.stdout.flush()
 
+        # Behind a proxy, the client's address and scheme come from its X-Forwarded-* headers.
+        forwarded = dict(proxy_forwarded_address_header="X-Forwarded-For",
+                         proxy_forwarded_port_header="X-Forwarded-Port",
+                         proxy_forwarded_proto_header="X-Forwarded-Proto") if settings.BEHIND_PROXY else {}
         server = Server(application=application, endpoints=[f"tcp:port={port}:interface={host}"],
                         ready_callable=ready, verbosity=max(0, verbosity - 1),
-                        websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30)
+                        websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30, **forwarded)
         from twisted.internet import reactor
 
         reactor.addSystemEventTrigger("before", "shutdown", lambda: [task.cancel() for task in tasks])
