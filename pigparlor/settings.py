@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "pigparlor.lobby",
     "pigparlor.accounts",
     "pigparlor.pwa",
+    "pigparlor.ratings",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
 # registers the engine with pigparlor.tables.registry. A new game is a new folder.

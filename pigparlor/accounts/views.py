@@ -9,10 +9,13 @@ from pigparlor.accounts import tokens
 from pigparlor.accounts.forms import ProfileForm
 from pigparlor.accounts.history import finished_tables, tallies
 from pigparlor.accounts.models import Profile
+from pigparlor.ratings.accounts import is_bot_username
+from pigparlor.ratings.pages import profile_ratings
 
 
 def _record(user, viewer) -> dict:
-    return {"player": user, "tallies": tallies(user, viewer), "history": finished_tables(user, viewer)}
+    return {"player": user, "tallies": tallies(user, viewer), "history": finished_tables(user, viewer),
+            "ratings": profile_ratings(user), "is_bot": is_bot_username(user.get_username())}
 
 
 def _own_page(request, form, new_token=None):

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+
 from pigparlor.api.tokens import bearer, user_for_token
+from pigparlor.ratings import queries
+from pigparlor.ratings.accounts import seat_username
 from pigparlor.tables import inputs, services, strict_json
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, RATE_LIMITED, TableError
-from pigparlor.tables.models import Table
+from pigparlor.tables.models import FINISHED, Table
+from pigparlor.tables.registry import UnknownGame, get_game
 
 STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
-CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title")
+CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title", "rated")
 
 
 def error(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -62,11 +67,17 @@ def ws_path(table: Table) -> str:
 
 
 def describe(table: Table) -> dict:
+    seat_rows = list(table.seat_set.select_related("user").order_by("index"))
     seats = [{"index": seat.index, "user": seat.user.get_username() if seat.user else None,
-              "bot": seat.bot_kind or None, "replaced": seat.replaced}
-             for seat in table.seat_set.select_related("user").order_by("index")]
-    return {"id": table.pk, "game": table.game, "status": table.status, "seats": seats,
-            "version": table.version, "outcome": table.outcome}
+              "username": seat_username(seat), "bot": seat.bot_kind or None, "replaced": seat.replaced}
+             for seat in seat_rows]
+    described = {"id": table.pk, "game": table.game, "status": table.status, "rated": table.rated, "seats": seats,
+                 "version": table.version, "outcome": table.outcome}
+    if table.rated and table.status == FINISHED:
+        described["rating_changes"] = [
+            {**change, "before": change["before"].as_json(), "after": change["after"].as_json()}
+            for change in queries.rating_changes(table, seat_rows)]
+    return described
 
 
 @token_required
@@ -80,7 +91,7 @@ def create(request):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
     table = services.create_table(
         host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0),
-        options=options, private=body.get("private", False), title=body.get("title", ""))
+        options=options, private=body.get("private", False), title=body.get("title", ""), rated=body.get("rated"))
     return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
 
 
@@ -117,3 +128,27 @@ def detail(request, table_id: int):
     if table.private and not table.seat_set.filter(user=request.user).exists():
         raise TableError(FORBIDDEN, "this table is private")
     return JsonResponse(describe(table))
+
+
+@token_required
+@require_http_methods(["GET"])
+def player(request, username: str):
+    """A player's (or a bot's) rating in each game they have played rated."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise TableError(NOT_FOUND, f"no player {username!r}")
+    return JsonResponse({"username": user.get_username(),
+                         "ratings": {game: queries.rating_json(row) for game, row in queries.ratings_of(user).items()}})
+
+
+@token_required
+@require_http_methods(["GET"])
+def leaderboard(request, game: str):
+    """The top established players of a game, by the conservative mu - 3 sigma."""
+    try:
+        get_game(game)
+    except UnknownGame:
+        raise TableError(NOT_FOUND, f"no game {game!r}") from None
+    return JsonResponse({"game": game, "players": [
+        {"rank": placed.rank, "username": placed.username, "rating": placed.row.skill.rating,
+         "games": placed.row.games} for placed in queries.leaderboard(game)]})

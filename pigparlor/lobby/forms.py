@@ -31,6 +31,8 @@ class CreateTableForm(forms.Form):
                               help_text="Bots take the last seats. Fill every other seat with bots to start at once.")
     private = forms.BooleanField(required=False, label="Private table",
                                  help_text="Hidden from the lobby; friends join with the invite link.")
+    casual = forms.BooleanField(required=False, label="Casual (not rated)",
+                                help_text="Public tables are rated unless you tick this; private tables are casual.")
 
     def __init__(self, *args, game, **kwargs):
         super().__init__(*args, **kwargs)

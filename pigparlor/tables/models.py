@@ -24,6 +24,8 @@ class Table(models.Model):
     options = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
     private = models.BooleanField(default=False)
+    # A finished rated table moves its players' ratings (pigparlor.ratings).
+    rated = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=32, blank=True)
     seed = models.BigIntegerField()
     version = models.PositiveIntegerField(default=0)

@@ -22,6 +22,7 @@ from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, 
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, seats_at
+from pigparlor.tables.signals import table_finished
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
 log = logging.getLogger(__name__)
@@ -47,19 +48,26 @@ def _seats(table) -> list[Seat]:
 
 
 @transaction.atomic
-def create_table(*, host, game, seats, bots=0, options=None, private=False, title="") -> Table:
-    """A new table: the host takes seat 0, bots take the last ``bots`` seats; it
-    starts at once if that fills every seat. Refused with ``rate_limited`` past
-    the host's limits (``limits.check_create``)."""
+def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
+                 bot_kind=STAND_IN) -> Table:
+    """A new table: the host takes seat 0, bots (of ``bot_kind``) take the last
+    ``bots`` seats; it starts at once if that fills every seat. ``rated`` None
+    means the default: public tables are rated, private ones casual. Refused
+    with ``rate_limited`` past the host's limits (``limits.check_create``)."""
     if not isinstance(game, str):
         raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
-    engine = game_for(game).engine
+    registered = game_for(game)
+    engine = registered.engine
     seats = inputs.whole_number(seats, "seats")
     bots = inputs.whole_number(bots, "bots")
     private = inputs.flag(private, "private")
+    if rated is not None:
+        rated = inputs.flag(rated, "rated")
     title = inputs.visible_text(title, "title", Table._meta.get_field("title").max_length)
     if options is not None and not isinstance(options, dict):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
+    if bot_kind not in registered.bots:
+        raise TableError(BAD_REQUEST, f"unknown bot {bot_kind!r}")
     try:
         engine.check_seats(seats)
         options = engine.clean_options(options)
@@ -71,10 +79,11 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
         limits.check_create(host)
     table = Table.objects.create(
         game=game, title=title, host=host, seats=seats, options=options, private=private,
+        rated=(not private) if rated is None else rated,
         invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63))
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user=host if index == 0 else None,
-             bot_kind=STAND_IN if index >= seats - bots else "")
+             bot_kind=bot_kind if index >= seats - bots else "")
         for index in range(seats))
     if bots == seats - 1:
         _start(table, _seats(table))
@@ -228,7 +237,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         outcome = engine.outcome(new_state)
         if outcome is not None:
             table.status = FINISHED
-            table.outcome = outcome.as_json()
+            # "left": seats a bot was playing at the end (their player left for good).
+            table.outcome = {**outcome.as_json(), "left": [each.index for each in seats if each.replaced]}
             table.finished_at = timezone.now()
             table.wake_at_ms = None
             listing = True
@@ -238,5 +248,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             table.seats_rev += 1
         table.save(update_fields=["version", "seats_rev", "state", "changed_at_ms", "status", "outcome",
                                   "finished_at", "wake_at_ms"])
+        if outcome is not None:
+            # Registered before the broadcast, so listeners (the ratings) run first.
+            finished_id = table.pk
+            transaction.on_commit(lambda: table_finished.send(sender=Table, table_id=finished_id))
         announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
         return table.version

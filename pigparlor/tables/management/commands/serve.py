@@ -31,6 +31,7 @@ class Command(BaseCommand):
         # Alone (no Redis), this process holds every socket there is: whatever a
         # previous run left is stale. Scaled out, only dead processes' sockets are.
         presence.start_up(alone=not settings.REDIS_URL)
+        self.rate_unrated()
         from pigparlor.asgi import application
         from pigparlor.tables.clock import CLOCK
 
@@ -65,3 +66,11 @@ class Command(BaseCommand):
         # after a commit): nothing they hold matters — every table is in the
         # database — so leave now instead of joining them forever.
         os._exit(0)
+
+    def rate_unrated(self):
+        """Tables that finished just before a crash, before their rating: rate them now."""
+        from pigparlor.ratings.service import rate_unrated
+
+        rated = rate_unrated()
+        if rated:
+            self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")
