@@ -258,8 +258,9 @@ def main():
         print(f"  server: {line}")
     for (code, message), count in sorted(refused.items(), key=lambda item: -item[1])[:10]:
         print(f"  refused {count}x: {code}: {message}")
-    print("races lost by the JSON seats (not errors): " + ", ".join(
-        f"{code} {count}x ({message})" for (code, message), count in sorted(racing.items(), key=lambda i: -i[1])[:5]))
+    print("races lost by the JSON seats (not errors): " + (", ".join(
+        f"{code} {count}x ({message})" for (code, message), count in sorted(racing.items(), key=lambda i: -i[1])[:5])
+        or "none"))
     print(f"stalls: {run.stalls} (a version waiting over twice what it waited for)")
     print(f"bot moves: {len(late)}, late by p50 {percentile(late, 0.5):.0f} ms, p99 {percentile(late, 0.99):.0f} ms, "
           f"max {max(late) if late else float('nan'):.0f} ms; recomputed choice differed {mismatched}x")
