@@ -91,7 +91,8 @@ def create(request):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
     table = services.create_table(
         host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0),
-        options=options, private=body.get("private", False), title=body.get("title", ""), rated=body.get("rated"))
+        options=options, private=body.get("private", False), title=body.get("title", ""),
+        rated=inputs.flag(body["rated"], "rated") if "rated" in body else None)
     return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
 
 
