@@ -15,7 +15,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import path  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
 
 from pigparlor.api.auth import TokenAuthMiddleware  # noqa: E402
 from pigparlor.api.routing import websocket_urlpatterns as api_sockets  # noqa: E402
@@ -29,6 +30,12 @@ if find_spec("pigparlor.lobby.routing") is not None:
     browser_sockets += lobby_sockets
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any other WebSocket path: refused at the handshake, quietly (no traceback)."""
+
+    async def connect(self):
+        await self.close(code=4404)
+
 
 def for_browsers(route):
     return path(str(route.pattern), SameOriginValidator(AuthMiddlewareStack(route.callback)))
@@ -40,5 +47,6 @@ def for_programs(route):
 
 application = ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": URLRouter([*map(for_programs, api_sockets), *map(for_browsers, browser_sockets)]),
+    "websocket": URLRouter([*map(for_programs, api_sockets), *map(for_browsers, browser_sockets),
+                            re_path(r"", NoSuchSocket.as_asgi())]),
 })

@@ -161,3 +161,11 @@ def _page(user, table_id):
     response = client.get(f"/tables/{table_id}/")
     assert response.status_code == 200
     return response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/ws/nothing/", "/ws/tables/" + "9" * 5000 + "/", "/ws/api/tables/x/"])
+async def test_an_unknown_socket_path_is_refused_quietly(path, caplog):
+    communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"127.0.0.1")])
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
