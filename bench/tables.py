@@ -45,11 +45,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(directory: Path) -> tuple[subprocess.Popen, str, dict]:
+def start_server(directory: Path, extra_env: dict | None = None) -> tuple[subprocess.Popen, str, dict]:
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{directory / 'bench.sqlite3'}", "PIGPARLOR_BOT_DELAY_MS": "0",
            "DJANGO_DEBUG": "0", "DJANGO_SETTINGS_MODULE": "pigparlor.settings"}
     env.pop("REDIS_URL", None)
+    env.update(extra_env or {})
     log = open(directory / "serve.log", "w")
     process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "serve", "--port", str(port)],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

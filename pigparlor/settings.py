@@ -3,17 +3,52 @@
 The embedded default needs no services: SQLite in WAL mode, the in-memory
 channel layer, and the clock and bots inside the server process. Scaled out,
 ``DATABASE_URL`` picks PostgreSQL and ``REDIS_URL`` the Redis channel layer.
+
+The defaults are safe to put in front of strangers: ``DEBUG`` is off unless
+``DJANGO_DEBUG=1``, and without ``DJANGO_SECRET_KEY`` the key is made on first
+run and kept in the data directory. Behind a TLS proxy, the ``DJANGO_HTTPS``
+and ``DJANGO_BEHIND_PROXY`` switches turn on the rest (docs/operations.md).
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+
+from pigparlor import secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "0") == "1"
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# What the site makes for itself and keeps between runs (the generated secret key).
+DATA_DIR = Path(os.environ.get("PIGPARLOR_DATA_DIR") or BASE_DIR / "var")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key.load_or_create(DATA_DIR / "secret_key")
+DEBUG = env_flag("DJANGO_DEBUG")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+# Other origins whose forms and browser sockets are this site's (scheme://host[:port]).
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# Behind a reverse proxy that sets X-Forwarded-For and X-Forwarded-Proto (and
+# overwrites whatever a client sent in them): the client's address (for login
+# throttling) and scheme come from those headers. ``serve`` reads the same flag.
+BEHIND_PROXY = env_flag("DJANGO_BEHIND_PROXY")
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served over HTTPS (by that proxy): secure cookies, http -> https redirects, HSTS.
+HTTPS = env_flag("DJANGO_HTTPS")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
 
 INSTALLED_APPS = [
     "daphne",
@@ -23,6 +58,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
     "channels",
     "allauth",
     "allauth.account",
@@ -31,6 +68,7 @@ INSTALLED_APPS = [
     "pigparlor.lobby",
     "pigparlor.accounts",
     "pigparlor.pwa",
+    "pigparlor.ratings",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
 # registers the engine with pigparlor.tables.registry. A new game is a new folder.
@@ -38,6 +76,8 @@ INSTALLED_APPS += sorted(f"games.{path.parent.name}" for path in (BASE_DIR / "ga
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "pigparlor.headers.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -46,7 +86,27 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: turns a throttled login (either door) into the "too many failed log-ins" page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# No inline script, style attribute or eval anywhere (static/js/site.js does what inline
+# handlers did); sockets are same-origin ('self' covers ws:/wss: to this host and port).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()"
+# Also Django's defaults, said out loud: nosniff, same-origin referrers and opener, no framing.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 ROOT_URLCONF = "pigparlor.urls"
 ASGI_APPLICATION = "pigparlor.asgi.application"
@@ -97,19 +157,42 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses every login attempt that is throttled (pigparlor/accounts/throttle.py).
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# New usernames get the display names' checks: NFKC, no invisible characters, no homoglyphs of
+# another player's name, no reserved or bot names (pigparlor/accounts/names.py).
+ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
+# Failed logins are throttled by axes below; allauth's own limit counted failures
+# per username from anywhere, so anyone could lock a known player out.
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
+# Login throttling (pigparlor/accounts/throttle.py): 5 failures for one name from
+# one address, or 20 from one address for any names, lock that for 15 minutes.
+AXES_HANDLER = "pigparlor.accounts.throttle.LoginThrottle"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = 5
+PIGPARLOR_LOGIN_FAILURES_PER_ADDRESS = 20
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "pigparlor.accounts.throttle.locked_out"
+
+# Every form that sets a password checks these: allauth's sign-up and password
+# change, the admin's, and createsuperuser.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "pigparlor.accounts.passwords.NotOnlyWhitespaceValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -119,7 +202,10 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves the files where they are (static/ and the apps'), with DEBUG
+# on or off: no collectstatic step and no STATIC_ROOT, so a fresh checkout serves
+# its own files and servers started side by side never race over a shared copy.
+WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bot think time before a bot's move, in ms (0 in tests).
@@ -131,3 +217,24 @@ PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000")
 PIGPARLOR_WS_MAX_BYTES = 4096
 PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
 PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))
+# Table sockets one user may hold open at once, over every table and both transports.
+PIGPARLOR_MAX_SOCKETS_PER_USER = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_USER", "20"))
+# Presence: each serve process beats this often; a process whose beat is older than
+# the expiry is dead, and the sockets it held are forgotten (presence.sweep).
+PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5000"))
+PIGPARLOR_PRESENCE_EXPIRY_MS = int(os.environ.get("PIGPARLOR_PRESENCE_EXPIRY_MS", "20000"))
+# Per-user limits on creating tables (docs/api.md "Limits"): tables one user may host that
+# are not over yet (open or running), and tables one user may create in any minute.
+PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
+PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
+
+# Errors go to stderr with their traceback: with DEBUG off a 500 is otherwise
+# logged nowhere (Django's default console handler only runs with DEBUG on).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
+}

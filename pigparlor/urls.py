@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("pigparlor.accounts.urls")),
     path("", include("pigparlor.pwa.urls")),
     path("", include("pigparlor.tables.urls")),
+    path("", include("pigparlor.ratings.urls")),
     path("api/", include("pigparlor.api.urls")),
 ]

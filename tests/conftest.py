@@ -81,16 +81,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_site(directory: Path, extra_env: dict | None = None) -> LiveSite:
-    port = free_port()
+def start_site(directory: Path, extra_env: dict | None = None, port: int | None = None) -> LiveSite:
+    """A ``serve`` on ``port`` (a free one if None) with its database in ``directory``:
+    the same directory and port again restart the same site."""
+    port = port or free_port()
     db_path = directory / "live.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "PIGPARLOR_BOT_DELAY_MS": "0",
            # Bots move instantly here, so a client answering every frame outpaces the real limit.
            "PIGPARLOR_WS_BURST": "200", "PIGPARLOR_WS_RATE": "100",
+           # One session-wide server: a test's user may leave tables running for the next test.
+           "PIGPARLOR_MAX_UNFINISHED_TABLES": "1000", "PIGPARLOR_TABLES_PER_MINUTE": "1000",
            "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
     env.update(extra_env or {})
-    log = open(directory / "serve.log", "w")
+    log = open(directory / "serve.log", "a")
     process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1",
                                 "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

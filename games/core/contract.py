@@ -32,6 +32,24 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+def same_json(a, b) -> bool:
+    """Equal as JSON values. Python's ``==`` calls ``1``, ``1.0`` and ``true``
+    equal; an action must name a legal one exactly, not something that compares
+    equal to it."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    return a == b
+
+
+def legal_match(action: dict, legal: list[dict]) -> dict | None:
+    """The entry of ``legal`` that ``action`` is exactly (``same_json``), or None."""
+    return next((candidate for candidate in legal if same_json(action, candidate)), None)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: ``ranks[seat]`` (1 = best, ties share) and ``scores[seat]``."""
@@ -79,26 +97,20 @@ class Option:
         return list(zip(self.choices, labels))
 
     def clean(self, value: Any) -> Any:
+        """``value`` if it has exactly this option's type; nothing is coerced
+        (``"false"`` is not false, ``3.9`` is not 3, ``Infinity`` is no number)."""
         if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            if value in ("true", "on", "1", 1):
-                return True
-            if value in ("false", "off", "0", 0, "", None):
-                return False
-            raise IllegalAction(f"option {self.name} must be true or false")
+            if not isinstance(value, bool):
+                raise IllegalAction(f"option {self.name} must be true or false")
+            return value
         if self.kind == "int":
-            if isinstance(value, bool):
+            if isinstance(value, bool) or not isinstance(value, int):
                 raise IllegalAction(f"option {self.name} must be a whole number")
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                raise IllegalAction(f"option {self.name} must be a whole number") from None
-            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
                 raise IllegalAction(f"option {self.name} must be between {self.min} and {self.max}")
-            return number
+            return value
         if self.kind == "choice":
-            if value not in self.choices:
+            if not isinstance(value, str) or value not in self.choices:
                 raise IllegalAction(f"option {self.name} must be one of {', '.join(self.choices)}")
             return value
         raise ValueError(f"unknown option kind {self.kind}")

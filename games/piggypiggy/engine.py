@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from games.core import Engine, IllegalAction, Outcome, Rng, ranks_from_scores
+from games.core import Engine, IllegalAction, Outcome, Rng, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
 from games.piggypiggy import rules
 from games.piggypiggy.decks import DECK_OPTION, DECKS
@@ -80,8 +80,8 @@ class PiggyPiggyEngine(Engine):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("it is not your turn")
-        action = _normalized(action)
-        if action not in legal:
+        action = legal_match(_normalized(action), legal)
+        if action is None:
             raise IllegalAction("that move is not allowed now")
         kind = action["type"]
         if kind == "play_food":

@@ -7,7 +7,7 @@ choice, scoring), ``turns`` (plays, washes, specials) and ``views``. Ruling ids
 """
 from __future__ import annotations
 
-from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
+from games.core import Engine, IllegalAction, Option, Outcome, Rng, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS, turn_limit_ms
 from games.pigpile import turns, views
 from games.pigpile.rounds import CHOOSE_SECONDS, choose_face_up, choose_for_the_slow, new_game
@@ -48,9 +48,10 @@ class PigPileEngine(Engine):
         legal = legal_actions(state, seat)
         if not legal:
             raise IllegalAction("it is not your turn")
-        if action not in legal:
+        chosen = legal_match(action, legal)
+        if chosen is None:
             raise IllegalAction("that play is not allowed now")
-        return _perform(state, seat, legal[legal.index(action)], now_ms)
+        return _perform(state, seat, chosen, now_ms)
 
     def _clock(self, state: PigPileState, action: dict, now_ms: int) -> PigPileState:
         deadline = self.next_deadline(state)

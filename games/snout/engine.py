@@ -6,7 +6,7 @@ This module checks who may do what and dispatches.
 """
 from __future__ import annotations
 
-from games.core import Engine, IllegalAction, Option, Outcome, ranks_from_scores
+from games.core import Engine, IllegalAction, Option, Outcome, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
 from games.snout import rules, state as states, views
 from games.snout.pigs import PIG_BY_KEY, PIGS
@@ -62,8 +62,8 @@ class SnoutEngine(Engine):
             return self._clock(state, action, now_ms)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
             raise IllegalAction("no such seat")
-        action = _canonical(action)
-        if action not in self.legal_actions(state, seat):
+        action = legal_match(_canonical(action), self.legal_actions(state, seat))
+        if action is None:
             raise IllegalAction("that is not something you can do now")
         kind = action["type"]
         if kind == "pass":

@@ -17,3 +17,18 @@ def display_name(user) -> str:
     """The name a player goes by at the tables: their display name, else their username."""
     profile = Profile.objects.filter(user=user).only("display_name").first()
     return (profile.display_name if profile else "") or user.get_username()
+
+
+class NameSkeleton(models.Model):
+    """The skeleton of one of a user's names (username or display name), kept by
+    ``pigparlor.accounts.names.remember`` so a new name is compared with every
+    player's names in one indexed query. One row per distinct skeleton per user."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_skeletons")
+    skeleton = models.TextField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "skeleton"], name="one_row_per_name_skeleton")]
+
+    def __str__(self):
+        return f"{self.skeleton!r} of {self.user}"

@@ -9,15 +9,18 @@ from pigparlor.accounts import tokens
 from pigparlor.accounts.forms import ProfileForm
 from pigparlor.accounts.history import finished_tables, tallies
 from pigparlor.accounts.models import Profile
+from pigparlor.ratings.accounts import is_bot_username
+from pigparlor.ratings.pages import profile_ratings
 
 
-def _record(user) -> dict:
-    return {"player": user, "tallies": tallies(user), "history": finished_tables(user)}
+def _record(user, viewer) -> dict:
+    return {"player": user, "tallies": tallies(user, viewer), "history": finished_tables(user, viewer),
+            "ratings": profile_ratings(user), "is_bot": is_bot_username(user.get_username())}
 
 
 def _own_page(request, form, new_token=None):
     return render(request, "accounts/profile.html", {
-        **_record(request.user), "form": form, "is_self": True,
+        **_record(request.user, request.user), "form": form, "is_self": True,
         "tokens": tokens.list_tokens(request.user), "new_token": new_token,
     })
 
@@ -40,7 +43,7 @@ def player(request, username):
         return redirect("accounts:profile")
     profile_row = Profile.objects.filter(user=user).first()
     return render(request, "accounts/profile.html", {
-        **_record(user), "is_self": False, "shown_name": (profile_row and profile_row.display_name) or username,
+        **_record(user, request.user), "is_self": False, "shown_name": (profile_row and profile_row.display_name) or username,
     })
 
 

@@ -2,7 +2,7 @@
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from pigparlor.api.tokens import bearer, user_for_token
+from pigparlor.api.tokens import bearer, token_for
 
 
 class TokenAuthMiddleware:
@@ -12,5 +12,7 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers", ()))
         raw = bearer(headers.get(b"authorization", b"").decode("latin1"))
-        user = await database_sync_to_async(user_for_token)(raw) if raw else None
-        return await self.app({**scope, "user": user or AnonymousUser()}, receive, send)
+        token = await database_sync_to_async(token_for)(raw) if raw else None
+        user = token.user if token is not None else AnonymousUser()
+        token_id = token.pk if token is not None else None
+        return await self.app({**scope, "user": user, "api_token_id": token_id}, receive, send)

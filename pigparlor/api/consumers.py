@@ -10,12 +10,17 @@ from __future__ import annotations
 import json
 
 from pigparlor.tables import rendering
+from pigparlor.tables.broadcast import token_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.sockets import TableSocket
 
 
 class ApiTableConsumer(TableSocket):
     last_frame: dict | None = None
+
+    def revocation_groups(self) -> list[str]:
+        token_id = self.scope.get("api_token_id")
+        return [token_group(token_id)] if token_id is not None else []
 
     async def send_state(self, snapshot, full: bool):
         frame = rendering.JSON.get((*snapshot.key, self.viewer))
@@ -47,4 +52,6 @@ class ApiTableConsumer(TableSocket):
         elif kind == "pong":
             self.round_trip.pong(message.get("id"))
         else:
-            raise TableError(BAD_REQUEST, f"unknown message type {kind!r}")
+            # Name what was sent only when it is short text: never echo a 4 KB value back.
+            named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
+            raise TableError(BAD_REQUEST, f"unknown message type{named}")

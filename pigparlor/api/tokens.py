@@ -8,9 +8,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.db import transaction
 from django.utils import timezone
 
 from pigparlor.api.models import ApiToken
+from pigparlor.tables.broadcast import revoke_sockets, token_group
 
 PREFIX = "pp_"
 
@@ -26,21 +28,31 @@ def create_token(user, name: str = "") -> str:
     return raw
 
 
+@transaction.atomic
 def revoke_token(user, token_id: int) -> bool:
-    """Delete one of ``user``'s tokens; False if they have no such token."""
+    """Delete one of ``user``'s tokens and close the sockets it opened; False if
+    they have no such token."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if deleted:
+        revoke_sockets(token_group(token_id), "this API token was revoked")
     return bool(deleted)
 
 
-def user_for_token(raw: str | None):
-    """The active user a raw token belongs to, or None."""
+def token_for(raw: str | None) -> ApiToken | None:
+    """The token a raw token string names, if it belongs to an active user."""
     if not raw or not raw.startswith(PREFIX):
         return None
     token = ApiToken.objects.select_related("user").filter(digest=digest(raw)).first()
     if token is None or not token.user.is_active:
         return None
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    return token.user
+    return token
+
+
+def user_for_token(raw: str | None):
+    """The active user a raw token belongs to, or None."""
+    token = token_for(raw)
+    return token.user if token is not None else None
 
 
 def bearer(header: str | None) -> str | None:

@@ -4,19 +4,25 @@ Views only authenticate, validate, call one service and answer.
 """
 from __future__ import annotations
 
-import json
 from functools import wraps
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from pigparlor.api.tokens import bearer, user_for_token
-from pigparlor.tables import services
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, TableError
-from pigparlor.tables.models import Table
 
-STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404}
+from pigparlor.api.tokens import bearer, user_for_token
+from pigparlor.ratings import queries
+from pigparlor.ratings.accounts import seat_username
+from pigparlor.tables import inputs, services, strict_json
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, RATE_LIMITED, TableError
+from pigparlor.tables.models import FINISHED, Table
+from pigparlor.tables.registry import UnknownGame, get_game
+
+STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
+CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title", "rated")
 
 
 def error(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -37,18 +43,23 @@ def token_required(view):
         try:
             return view(request, *args, **kwargs)
         except TableError as refusal:
-            return error(refusal.code, refusal.message)
+            response = error(refusal.code, refusal.message)
+            if refusal.retry_after_s is not None:
+                response["Retry-After"] = str(refusal.retry_after_s)
+            return response
     return wrapped
 
 
-def json_body(request) -> dict:
+def json_body(request, allowed: tuple[str, ...]) -> dict:
+    """The request's JSON object, naming only ``allowed`` fields (an empty body is ``{}``)."""
     try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        raise TableError(BAD_REQUEST, "the body is not JSON") from None
+        raw = request.body
+    except RequestDataTooBig:
+        raise TableError(BAD_REQUEST, "the body is too large") from None
+    body = strict_json.loads(raw or b"{}", "the body")
     if not isinstance(body, dict):
         raise TableError(BAD_REQUEST, "the body must be a JSON object")
-    return body
+    return inputs.fields(body, allowed)
 
 
 def ws_path(table: Table) -> str:
@@ -56,25 +67,32 @@ def ws_path(table: Table) -> str:
 
 
 def describe(table: Table) -> dict:
+    seat_rows = list(table.seat_set.select_related("user").order_by("index"))
     seats = [{"index": seat.index, "user": seat.user.get_username() if seat.user else None,
-              "bot": seat.bot_kind or None, "replaced": seat.replaced}
-             for seat in table.seat_set.select_related("user").order_by("index")]
-    return {"id": table.pk, "game": table.game, "status": table.status, "seats": seats,
-            "version": table.version, "outcome": table.outcome}
+              "username": seat_username(seat), "bot": seat.bot_kind or None, "replaced": seat.replaced}
+             for seat in seat_rows]
+    described = {"id": table.pk, "game": table.game, "status": table.status, "rated": table.rated, "seats": seats,
+                 "version": table.version, "outcome": table.outcome}
+    if table.rated and table.status == FINISHED:
+        described["rating_changes"] = [
+            {**change, "before": change["before"].as_json(), "after": change["after"].as_json()}
+            for change in queries.rating_changes(table, seat_rows)]
+    return described
 
 
 @token_required
 @require_http_methods(["POST"])
 def create(request):
-    body = json_body(request)
+    body = json_body(request, CREATE_FIELDS)
     if "game" not in body or "seats" not in body:
         raise TableError(BAD_REQUEST, "send {\"game\", \"seats\", \"bots\", \"options\"}")
-    options = body.get("options") or {}
+    options = body.get("options", {})
     if not isinstance(options, dict):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
     table = services.create_table(
-        host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0), options=options,
-        private=bool(body.get("private", False)), title=str(body.get("title", "")))
+        host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0),
+        options=options, private=body.get("private", False), title=body.get("title", ""),
+        rated=inputs.flag(body["rated"], "rated") if "rated" in body else None)
     return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
 
 
@@ -88,9 +106,20 @@ def _table(table_id: int) -> Table:
 @token_required
 @require_http_methods(["POST"])
 def join(request, table_id: int):
-    body = json_body(request)
-    seat = services.join_table(_table(table_id), request.user, invite_code=body.get("invite_code"))
+    body = json_body(request, ("invite_code",))
+    invite_code = body.get("invite_code")
+    if invite_code is not None and not isinstance(invite_code, str):
+        raise TableError(BAD_REQUEST, "invite_code must be a string")
+    seat = services.join_table(_table(table_id), request.user, invite_code=invite_code)
     return JsonResponse({"id": table_id, "seat": seat, "ws": f"/ws/api/tables/{table_id}/"})
+
+
+@token_required
+@require_http_methods(["POST"])
+def leave(request, table_id: int):
+    """Give up your seat: before the start it is freed, during play a bot takes it over."""
+    services.leave_table(_table(table_id), request.user)
+    return JsonResponse(describe(_table(table_id)))
 
 
 @token_required
@@ -100,3 +129,27 @@ def detail(request, table_id: int):
     if table.private and not table.seat_set.filter(user=request.user).exists():
         raise TableError(FORBIDDEN, "this table is private")
     return JsonResponse(describe(table))
+
+
+@token_required
+@require_http_methods(["GET"])
+def player(request, username: str):
+    """A player's (or a bot's) rating in each game they have played rated."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise TableError(NOT_FOUND, f"no player {username!r}")
+    return JsonResponse({"username": user.get_username(),
+                         "ratings": {game: queries.rating_json(row) for game, row in queries.ratings_of(user).items()}})
+
+
+@token_required
+@require_http_methods(["GET"])
+def leaderboard(request, game: str):
+    """The top established players of a game, by the conservative mu - 3 sigma."""
+    try:
+        get_game(game)
+    except UnknownGame:
+        raise TableError(NOT_FOUND, f"no game {game!r}") from None
+    return JsonResponse({"game": game, "players": [
+        {"rank": placed.rank, "username": placed.username, "rating": placed.row.skill.rating,
+         "games": placed.row.games} for placed in queries.leaderboard(game)]})

@@ -1,17 +1,23 @@
-"""Two small read-only sockets: a game's lobby listing and one table's waiting room.
+"""Two small sockets: a game's lobby (its listing, and quick play's pool) and
+one table's waiting room.
 
-Both only push HTML that htmx swaps out-of-band by id; neither accepts input.
+Both push HTML that htmx swaps out-of-band by id; only the lobby's accepts
+input, the "Play now" form's join and leave.
 """
 from __future__ import annotations
 
+import asyncio
+import json
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from pigparlor.lobby import pool
 from pigparlor.lobby.listing import group_for_game, group_for_table, render_listing
 from pigparlor.lobby.room import room_context
+from pigparlor.tables.guard import too_big
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
@@ -28,7 +34,14 @@ class ReadOnlySocket(AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(ReadOnlySocket):
-    """``/ws/lobby/<slug>/``: the game's open and running tables, live."""
+    """``/ws/lobby/<slug>/``: the game's open and running tables, live, and
+    quick play: ``{"pool": "join", "seats", "wait"}`` from the "Play now" form
+    puts a signed-in player in the game's pool, ``{"pool": "leave"}`` (or
+    closing the socket) takes them out. While in the pool the socket ticks the
+    pool about once a second and shows how the wait goes."""
+
+    ticker: asyncio.Task | None = None
+    shown: str = ""
 
     async def connect(self):
         slug = self.scope["url_route"]["kwargs"]["slug"]
@@ -40,10 +53,89 @@ class LobbyConsumer(ReadOnlySocket):
         self.group = group_for_game(slug)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(render_listing)(self.game))
+        # The "Play now" panel too: after a reconnect the old socket's wait is gone with it.
+        self.shown = self.pool_html()
+        await self.send(text_data=await database_sync_to_async(render_listing)(self.game) + self.shown)
+
+    async def disconnect(self, code):
+        self.stop_ticking()
+        await database_sync_to_async(pool.leave_pool)(self.channel_name)
+        await super().disconnect(code)
 
     async def lobby_listing(self, event):
         await self.send(text_data=event["html"])
+
+    async def receive(self, text_data=None, bytes_data=None):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or too_big(text_data, bytes_data):
+            return
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            return
+        if not isinstance(message, dict):
+            return
+        if message.get("pool") == "join":
+            try:
+                request = pool.parse_request(self.game, message.get("pool_seats"), message.get("pool_wait"))
+            except pool.PoolRefusal as refusal:
+                await self.show_pool(error=str(refusal))
+                return
+            await database_sync_to_async(pool.join_pool)(user, self.game, request, self.channel_name)
+            self.start_ticking()
+            await self.update_pool()
+        elif message.get("pool") == "leave":
+            self.stop_ticking()
+            await database_sync_to_async(pool.leave_pool)(self.channel_name)
+            await self.show_pool()
+
+    def start_ticking(self):
+        if self.ticker is None or self.ticker.done():
+            self.ticker = asyncio.ensure_future(self.tick_forever())
+
+    def stop_ticking(self):
+        if self.ticker is not None:
+            self.ticker.cancel()
+            self.ticker = None
+
+    async def tick_forever(self):
+        while True:
+            await asyncio.sleep(pool.TICK_SECONDS)
+            await database_sync_to_async(pool.heartbeat)(self.channel_name)
+            await database_sync_to_async(pool.tick)(self.game)
+            if not await self.update_pool():
+                return
+
+    async def pool_seated(self, event):
+        await self.update_pool()
+
+    async def update_pool(self) -> bool:
+        """Show this socket's wait, or take the player to their table; False once out of the pool."""
+        table_id = await database_sync_to_async(pool.seat_taken)(self.channel_name)
+        if table_id is not None:
+            self.stop_ticking()
+            await self.show_pool(table_id=table_id)
+            return False
+        entry, waiting = await database_sync_to_async(self.pool_state)()
+        if entry is None:
+            await self.show_pool()
+            return False
+        await self.show_pool(entry=entry, waiting=waiting)
+        return True
+
+    def pool_state(self):
+        entry = pool.entry_of(self.channel_name)
+        return entry, (pool.waiting_count(entry) if entry is not None else 0)
+
+    def pool_html(self, **context) -> str:
+        return render_to_string("lobby/_pool_status.html", {"game": self.game, "oob": True,
+                                                            **pool.pool_context(self.game, **context)})
+
+    async def show_pool(self, **context):
+        html = self.pool_html(**context)
+        if html != self.shown:
+            self.shown = html
+            await self.send(text_data=html)
 
 
 class WaitingRoomConsumer(ReadOnlySocket):

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from django import forms
 
+from pigparlor.tables import inputs
+from pigparlor.tables.errors import TableError
+
 
 def _option_field(option) -> forms.Field:
     common = {"label": option.label, "help_text": option.help, "initial": option.default}
@@ -28,6 +31,8 @@ class CreateTableForm(forms.Form):
                               help_text="Bots take the last seats. Fill every other seat with bots to start at once.")
     private = forms.BooleanField(required=False, label="Private table",
                                  help_text="Hidden from the lobby; friends join with the invite link.")
+    casual = forms.BooleanField(required=False, label="Casual (not rated)",
+                                help_text="Public tables are rated unless you tick this; private tables are casual.")
 
     def __init__(self, *args, game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -39,6 +44,12 @@ class CreateTableForm(forms.Form):
         self.fields["bots"].widget.attrs.update({"min": 0, "max": engine.max_seats - 1})
         for option in engine.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
+
+    def clean_title(self):
+        try:
+            return inputs.visible_text(self.cleaned_data["title"], "The table name", self.fields["title"].max_length)
+        except TableError as refusal:
+            raise forms.ValidationError(refusal.message) from None
 
     def clean(self):
         cleaned = super().clean()

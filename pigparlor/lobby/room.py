@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from pigparlor.ratings.pages import seat_links, seat_ratings
 from pigparlor.tables.models import OPEN, Table
 
 
@@ -19,9 +20,12 @@ def room_context(table: Table, user, invite_code: str | None) -> dict | None:
     if table.private and mine is None and not invited:
         return None
     is_open = table.status == OPEN
+    ratings, links = seat_ratings(table, seats), seat_links(seats)
     return {
         "table": table,
         "seats": seats,
+        "seat_rows": [{"seat": seat, "rating": ratings.get(seat.index), "username": links.get(seat.index)}
+                      for seat in seats],
         "my_seat": mine,
         "is_host": user.is_authenticated and table.host_id == user.pk,
         "can_join": is_open and mine is None and any(not seat.taken for seat in seats),

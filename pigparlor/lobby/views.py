@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from pigparlor.lobby import pool
 from pigparlor.lobby.forms import CreateTableForm
 from pigparlor.lobby.listing import render_listing
 from pigparlor.lobby.room import room_context, table_page_url
@@ -45,8 +46,15 @@ def game(request, slug):
                     .distinct().order_by("-created_at"))
     return render(request, "lobby/game.html", {
         "game": game, "listing": render_listing(game), "my_tables": mine,
-        "form": CreateTableForm(game=game),
+        "form": CreateTableForm(game=game), **pool.pool_context(game),
     })
+
+
+@login_required
+def pool_seated(request, table_id):
+    """Quick play seated the player: off to the table (htmx follows HX-Redirect)."""
+    table = get_object_or_404(Table, pk=table_id, seat_set__user=request.user)
+    return _go(request, _after_seating(table))
 
 
 @login_required
@@ -58,7 +66,8 @@ def create(request, slug):
         try:
             table = services.create_table(
                 host=request.user, game=slug, seats=data["seats"], bots=data["bots"],
-                options=form.table_options(), private=data["private"], title=data["title"])
+                options=form.table_options(), private=data["private"], title=data["title"],
+                rated=False if data["casual"] else None)
         except TableError as refusal:
             form.add_error(None, refusal.message)
         else:

@@ -17,6 +17,8 @@ SHELL_FILES = (
     "css/cards.css",
     "vendor/htmx.min.js",
     "vendor/ws.js",
+    "js/site.js",
+    "js/reconnect.js",
     "icons/pig.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",

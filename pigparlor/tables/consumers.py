@@ -8,20 +8,28 @@ forms: ``{"version": "7", "action": "<json>", "HEADERS": {...}}``.
 """
 from __future__ import annotations
 
-import json
+import re
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
-from pigparlor.tables import presence, rendering
+from pigparlor.tables import presence, rendering, strict_json
+from pigparlor.tables.broadcast import session_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
 
+VERSION_TEXT = re.compile(r"[0-9]{1,18}")
+
 
 class TableConsumer(TableSocket):
     sent_parts: dict[str, str]
+
+    def revocation_groups(self) -> list[str]:
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        return [session_group(key)] if key else []
 
     async def send_state(self, snapshot, full: bool):
         if full or not hasattr(self, "sent_parts"):
@@ -64,18 +72,19 @@ class TableConsumer(TableSocket):
 
 
 def parse_version(value) -> int:
-    try:
+    """A form sends the version as a string of ASCII digits (``"7"``); a JSON
+    integer is fine too. Anything else — ``3.9``, ``true``, ``"3.9"``, ``" 7"`` —
+    is refused, never rounded into a version that plays the move."""
+    if isinstance(value, str) and VERSION_TEXT.fullmatch(value):
         return int(value)
-    except (TypeError, ValueError):
-        raise TableError(BAD_REQUEST, "version must be an integer") from None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise TableError(BAD_REQUEST, "version must be an integer")
 
 
 def parse_action(value) -> dict:
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise TableError(BAD_REQUEST, "action must be JSON") from None
+        value = strict_json.loads(value, "action")
     if not isinstance(value, dict):
         raise TableError(BAD_REQUEST, "action must be a JSON object")
     return value

@@ -1,15 +1,21 @@
 """The closed set of refusals every door answers with (design.md, the JSON protocol)."""
 
 BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND = "bad_request", "stale", "illegal", "forbidden", "not_found"
-CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND)
+# Too much at once from one user (sockets, tables): try again later.
+RATE_LIMITED = "rate_limited"
+CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND, RATE_LIMITED)
 
 
 class TableError(Exception):
-    def __init__(self, code: str, message: str):
+    """A refusal. ``retry_after_s``, when known, is how long until the same
+    request could succeed (HTTP's ``Retry-After``)."""
+
+    def __init__(self, code: str, message: str, *, retry_after_s: int | None = None):
         assert code in CODES, code
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after_s = retry_after_s
 
     def as_json(self) -> dict:
         return {"type": "error", "code": self.code, "message": self.message}

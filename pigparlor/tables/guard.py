@@ -28,7 +28,7 @@ class RateLimit:
 
 
 def too_big(text: str | None, data: bytes | None) -> bool:
-    size = len(text.encode()) if text is not None else len(data or b"")
+    size = len(text.encode(errors="surrogatepass")) if text is not None else len(data or b"")
     return size > settings.PIGPARLOR_WS_MAX_BYTES
 
 

@@ -24,6 +24,8 @@ class Table(models.Model):
     options = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
     private = models.BooleanField(default=False)
+    # A finished rated table moves its players' ratings (pigparlor.ratings).
+    rated = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=32, blank=True)
     seed = models.BigIntegerField()
     version = models.PositiveIntegerField(default=0)
@@ -59,6 +61,8 @@ class Seat(models.Model):
     bot_kind = models.CharField(max_length=20, blank=True)
     replaced = models.BooleanField(default=False)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # How many table sockets the seat's owner has open here: a cache of their
+    # ``Presence`` rows, recounted under the table's lock (presence.recount).
     connections = models.PositiveSmallIntegerField(default=0)
     left_at_ms = models.BigIntegerField(null=True, blank=True)
 
@@ -76,6 +80,34 @@ class Seat(models.Model):
     @property
     def taken(self) -> bool:
         return bool(self.bot_kind) or self.user_id is not None
+
+
+class Presence(models.Model):
+    """One open table socket: whose, at which table, held by which server process.
+
+    A process that dies leaves its rows behind; they are swept once its heartbeat
+    (``ServerProcess``) expires, so a seat is "connected" only while a live
+    process holds a socket of its owner (presence.sweep)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_presences")
+    process = models.CharField(max_length=32, db_index=True)
+    channel = models.CharField(max_length=200, unique=True)
+    opened_ms = models.BigIntegerField()
+
+    def __str__(self):
+        return f"{self.user_id} at table {self.table_id} via {self.process}"
+
+
+class ServerProcess(models.Model):
+    """A running ``serve`` process and its latest heartbeat (epoch ms)."""
+
+    id = models.CharField(primary_key=True, max_length=32)
+    started_ms = models.BigIntegerField()
+    beat_ms = models.BigIntegerField(db_index=True)
+
+    def __str__(self):
+        return f"process {self.id}"
 
 
 class ActionLog(models.Model):

@@ -1,6 +1,12 @@
 """Who is at the table: sockets coming and going, timeouts, bots standing in.
 
-A human whose last socket closed gets ``PIGPARLOR_SEAT_GRACE_MS`` to come back;
+Every open table socket is a ``Presence`` row naming its process; each
+``serve`` process beats (``ServerProcess``) and sweeps the rows of processes
+whose beat expired and of its own consumers that died without closing. A
+seat's ``connections`` is recounted from the rows under the table's lock, so no
+crash, restart or change of occupant can leave a phantom connection behind.
+
+A human without a socket at a running table gets ``PIGPARLOR_SEAT_GRACE_MS`` to come back;
 after that, or after ``TIMEOUTS_BEFORE_BOT`` clock moves in a row on their turn,
 a bot plays the seat (``Seat.replaced``) until the human reconnects, presses
 "take my seat back", or acts. None of this touches the game's state or version:
@@ -8,17 +14,31 @@ it bumps ``seats_rev``, which the page shows.
 """
 from __future__ import annotations
 
+import asyncio
+import logging
+import uuid
+from collections import Counter, defaultdict
+
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit
-from pigparlor.tables.models import RUNNING, Seat, Table
+from pigparlor.tables.errors import NOT_FOUND, RATE_LIMITED, TableError
+from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
+log = logging.getLogger(__name__)
+
 TIMEOUTS_BEFORE_BOT = 3
+
+# This process, as its presence rows and heartbeat name it.
+PROCESS_ID = uuid.uuid4().hex
+# The table sockets open in this process right now: channel name → (table id, user id).
+LIVE_CHANNELS: dict[str, tuple[int, int]] = {}
 
 
 def grace_ms() -> int:
@@ -77,47 +97,189 @@ def count_timeouts(engine, state, seat, user, seats) -> bool:
     return True
 
 
-def _seat_change(table_id, user, change) -> None:
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None:
-            return
-        seats = seats_at(table)
-        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if mine is None:
-            return
-        change(mine)
-        mine.save()
+def recount(table, seats, now: int) -> bool:
+    """Set each seat's ``connections`` from its owner's presence rows at this
+    table (inside the caller's transaction, under the table's lock). An owner
+    with no socket at a running table is absent from ``now`` on, unless already
+    absent. True if a seat row changed (the caller bumps ``seats_rev``)."""
+    counts = Counter(Presence.objects.filter(table_id=table.pk).values_list("user_id", flat=True))
+    changed = False
+    for seat in seats:
+        count = counts.get(seat.user_id, 0) if seat.user_id is not None else 0
+        left_at_ms = seat.left_at_ms
+        if count:
+            left_at_ms = None
+        elif seat.user_id is None or table.status != RUNNING:
+            left_at_ms = None
+        elif left_at_ms is None:
+            left_at_ms = now
+        if (count, left_at_ms) != (seat.connections, seat.left_at_ms):
+            seat.connections, seat.left_at_ms = count, left_at_ms
+            seat.save(update_fields=["connections", "left_at_ms"])
+            changed = True
+    return changed
+
+
+def _locked_table(table_id):
+    return Table.objects.select_for_update().filter(pk=table_id).first()
+
+
+def _settle(table, seats, changed: bool) -> None:
+    """Save a presence change: bump ``seats_rev`` if a seat changed, and move the wake-up."""
+    if changed:
         table.seats_rev += 1
-        refresh_wake(table, seats)
-        table.save()
-        announce_after_commit(table)
+    wake_at_ms = table.wake_at_ms
+    refresh_wake(table, seats)
+    if changed or wake_at_ms != table.wake_at_ms:
+        table.save(update_fields=["seats_rev", "wake_at_ms"])
+        announce_after_commit(table, listing=changed)
 
 
-def seat_connected(table_id: int, user) -> None:
-    """A socket of the seat's owner opened: they are back, and get their seat back."""
-    def change(seat):
-        seat.connections += 1
-        seat.left_at_ms = None
-        seat.replaced = False
-        seat.timeouts = 0
-    _seat_change(table_id, user, change)
+def max_sockets() -> int:
+    return settings.PIGPARLOR_MAX_SOCKETS_PER_USER
 
 
-def seat_disconnected(table_id: int, user) -> None:
-    def change(seat):
-        seat.connections = max(0, seat.connections - 1)
-        if not seat.connections:
-            seat.left_at_ms = epoch_ms()
-    _seat_change(table_id, user, change)
+def open_socket(table_id: int, user, channel: str) -> None:
+    """A table socket of ``user`` opened in this process. The seat's owner is
+    back: they get their seat back from a stand-in bot. Refused past the
+    per-user socket limit."""
+    if Presence.objects.filter(user=user).count() >= max_sockets():
+        raise TableError(RATE_LIMITED, f"you have {max_sockets()} table connections open already: "
+                                       "close some tabs or programs first")
+    LIVE_CHANNELS[channel] = (table_id, user.pk)
+    try:
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            if table is None:
+                raise TableError(NOT_FOUND, "no such table")
+            Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel,
+                                    opened_ms=epoch_ms())
+            seats = seats_at(table)
+            changed = recount(table, seats, epoch_ms())
+            mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+            if mine is not None and (mine.replaced or mine.timeouts):
+                mine.replaced, mine.timeouts = False, 0
+                mine.save(update_fields=["replaced", "timeouts"])
+                changed = True
+            _settle(table, seats, changed)
+    except BaseException:
+        LIVE_CHANNELS.pop(channel, None)
+        raise
 
 
+@transaction.atomic
+def close_socket(table_id: int, channel: str) -> None:
+    """A table socket closed: its owner may now be absent."""
+    LIVE_CHANNELS.pop(channel, None)
+    table = _locked_table(table_id)
+    if table is None:
+        return
+    Presence.objects.filter(channel=channel).delete()
+    seats = seats_at(table)
+    _settle(table, seats, recount(table, seats, epoch_ms()))
+
+
+@transaction.atomic
 def reclaim_seat(table_id: int, user) -> None:
     """The "take my seat back" button."""
-    def change(seat):
-        seat.replaced = False
-        seat.timeouts = 0
-    _seat_change(table_id, user, change)
+    table = _locked_table(table_id)
+    if table is None:
+        return
+    seats = seats_at(table)
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is None:
+        return
+    mine.replaced, mine.timeouts = False, 0
+    mine.save(update_fields=["replaced", "timeouts"])
+    _settle(table, seats, True)
+
+
+def beat(now: int | None = None) -> None:
+    """This process is alive (``serve`` calls this every ``PIGPARLOR_PRESENCE_BEAT_MS``).
+
+    If another process had given it up for dead (a stall longer than the
+    expiry) and swept its sockets, they are put back: they are still open."""
+    now = epoch_ms() if now is None else now
+    _, revived = ServerProcess.objects.update_or_create(
+        pk=PROCESS_ID, defaults={"beat_ms": now}, create_defaults={"beat_ms": now, "started_ms": now})
+    if not revived:
+        return
+    by_table = defaultdict(list)
+    for channel, (table_id, user_id) in list(LIVE_CHANNELS.items()):
+        by_table[table_id].append((channel, user_id))
+    for table_id, sockets in by_table.items():
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            if table is None:
+                continue
+            for channel, user_id in sockets:
+                if channel in LIVE_CHANNELS:
+                    Presence.objects.get_or_create(channel=channel, defaults={
+                        "table": table, "user_id": user_id, "process": PROCESS_ID, "opened_ms": now})
+            seats = seats_at(table)
+            _settle(table, seats, recount(table, seats, now))
+
+
+def sweep(now: int | None = None, *, alone: bool = False) -> int:
+    """Forget the sockets no live process holds, and recount their tables.
+
+    Dead are the processes whose heartbeat is older than
+    ``PIGPARLOR_PRESENCE_EXPIRY_MS`` (every other process when ``alone``: the
+    embedded server holds every socket there is), and this process's own rows
+    whose consumer is gone without its disconnect (it crashed). Returns how
+    many rows were removed."""
+    now = epoch_ms() if now is None else now
+    dead = ServerProcess.objects.exclude(pk=PROCESS_ID)
+    if not alone:
+        dead = dead.filter(beat_ms__lt=now - settings.PIGPARLOR_PRESENCE_EXPIRY_MS)
+    dead.delete()
+    live = set(ServerProcess.objects.values_list("pk", flat=True)) | {PROCESS_ID}
+    stale = defaultdict(list)
+    for pk, table_id, process, channel in Presence.objects.values_list("pk", "table_id", "process", "channel"):
+        if process not in live or (process == PROCESS_ID and channel not in LIVE_CHANNELS):
+            stale[table_id].append(pk)
+    for table_id, rows in stale.items():
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            Presence.objects.filter(pk__in=rows).delete()
+            if table is not None:
+                seats = seats_at(table)
+                _settle(table, seats, recount(table, seats, now))
+    return sum(len(rows) for rows in stale.values())
+
+
+def wake_all(now: int | None = None) -> None:
+    """Recount and recompute the wake-up of every running table (at start-up:
+    whatever a previous run left, each live table wakes when it should)."""
+    now = epoch_ms() if now is None else now
+    for table_id in Table.objects.filter(status=RUNNING).values_list("pk", flat=True):
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            if table is not None and table.status == RUNNING:
+                seats = seats_at(table)
+                _settle(table, seats, recount(table, seats, now))
+
+
+async def heartbeat() -> None:
+    """The task every ``serve`` process runs: beat and sweep, forever."""
+    while True:
+        await asyncio.sleep(settings.PIGPARLOR_PRESENCE_BEAT_MS / 1000)
+        try:
+            await database_sync_to_async(beat_and_sweep)()
+        except Exception:
+            log.exception("presence heartbeat failed")
+
+
+def beat_and_sweep() -> None:
+    beat()
+    sweep()
+
+
+def start_up(*, alone: bool) -> None:
+    """A ``serve`` process starts: beat, sweep what dead processes left, wake every table."""
+    beat()
+    sweep(alone=alone)
+    wake_all()
 
 
 def replace_absent(table, seats, now: int) -> bool:

@@ -15,9 +15,12 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 
+from pigparlor.ratings.accounts import seat_username
+from pigparlor.ratings.pages import rating_change
+from pigparlor.ratings.queries import rating_changes
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import out_of_band, split_top_level
-from pigparlor.tables.models import Seat, Table, seats_of
+from pigparlor.tables.models import FINISHED, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
@@ -58,6 +61,9 @@ class Snapshot:
     table: Table
     seats: tuple[Seat, ...]
     state: object  # the engine's state; None before the start
+    # A finished rated table's rating changes (pigparlor.ratings.queries.rating_changes),
+    # read with the snapshot so that rendering, off the ORM's thread, reads no database.
+    rating_changes: tuple = ()
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -79,7 +85,8 @@ def load_snapshot(table_id: int) -> Snapshot:
         return cached
     seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
-    return SNAPSHOTS.put(key, Snapshot(table, seats, state))
+    changes = tuple(rating_changes(table, seats)) if table.rated and table.status == FINISHED else ()
+    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes))
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -125,7 +132,7 @@ def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
         result.append({
             "index": seat.index, "name": name, "is_bot": seat.is_bot, "is_you": seat.index == viewer,
             "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
-            "empty": not seat.taken,
+            "empty": not seat.taken, "username": seat_username(seat),
         })
     return result
 
@@ -144,8 +151,10 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     people = players(snapshot, viewer)
     names = {player["index"]: player["name"] for player in people}
     outcome = snapshot.table.outcome
+    changes = {change["seat"]: change for change in snapshot.rating_changes}
     standings = sorted(
-        ({"rank": rank, "name": names[index], "score": outcome["scores"][index]}
+        ({"rank": rank, "name": names[index], "score": outcome["scores"][index], "seat": index,
+          **rating_change(changes.get(index))}
          for index, rank in enumerate(outcome["ranks"])), key=lambda row: row["rank"]) if outcome else []
     turn = view.get("turn")
     return {

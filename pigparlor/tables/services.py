@@ -8,20 +8,25 @@ version goes out (``broadcast.announce_after_commit``).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.core import IllegalAction
-from pigparlor.tables import presence
+from pigparlor.tables import inputs, limits, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, seats_at
+from pigparlor.tables.signals import table_finished
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
+
+log = logging.getLogger(__name__)
+
 
 def game_for(slug: str):
     try:
@@ -53,24 +58,43 @@ def check_turn_timer(options: dict, private: bool) -> None:
 
 
 @transaction.atomic
-def create_table(*, host, game, seats, bots=0, options=None, private=False, title="") -> Table:
-    """A new table: the host takes seat 0, bots take the last ``bots`` seats; it
-    starts at once if that fills every seat."""
-    engine = game_for(game).engine
+def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
+                 bot_kind=STAND_IN) -> Table:
+    """A new table: the host takes seat 0, bots (of ``bot_kind``) take the last
+    ``bots`` seats; it starts at once if that fills every seat. ``rated`` None
+    means the default: public tables are rated, private ones casual. Refused
+    with ``rate_limited`` past the host's limits (``limits.check_create``)."""
+    if not isinstance(game, str):
+        raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
+    registered = game_for(game)
+    engine = registered.engine
+    seats = inputs.whole_number(seats, "seats")
+    bots = inputs.whole_number(bots, "bots")
+    private = inputs.flag(private, "private")
+    if rated is not None:
+        rated = inputs.flag(rated, "rated")
+    title = inputs.visible_text(title, "title", Table._meta.get_field("title").max_length)
+    if options is not None and not isinstance(options, dict):
+        raise TableError(BAD_REQUEST, "options must be a JSON object")
+    if bot_kind not in registered.bots:
+        raise TableError(BAD_REQUEST, f"unknown bot {bot_kind!r}")
     try:
         engine.check_seats(seats)
         options = engine.clean_options(options)
     except IllegalAction as refusal:
         raise TableError(BAD_REQUEST, refusal.reason) from None
-    check_turn_timer(options, bool(private))
-    if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots < seats:
+    check_turn_timer(options, private)
+    if not 0 <= bots < seats:
         raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - 1}")
+    if host is not None:
+        limits.check_create(host)
     table = Table.objects.create(
-        game=game, title=(title or "")[:80], host=host, seats=seats, options=options, private=bool(private),
+        game=game, title=title, host=host, seats=seats, options=options, private=private,
+        rated=(not private) if rated is None else rated,
         invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63))
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user=host if index == 0 else None,
-             bot_kind=STAND_IN if index >= seats - bots else "")
+             bot_kind=bot_kind if index >= seats - bots else "")
         for index in range(seats))
     if bots == seats - 1:
         _start(table, _seats(table))
@@ -93,6 +117,7 @@ def join_table(table, user, invite_code=None) -> int:
     free = next(seat for seat in seats if not seat.taken)
     free.user = user
     free.save(update_fields=["user"])
+    presence.recount(table, seats, epoch_ms())  # the newcomer's own sockets, never the last occupant's
     table.seats_rev += 1
     if all(seat.taken for seat in seats):
         _start(table, seats)
@@ -113,6 +138,7 @@ def leave_table(table, user) -> None:
     if table.status == OPEN:
         mine.user = None
         mine.save(update_fields=["user"])
+        presence.recount(table, seats, epoch_ms())
         humans = [seat for seat in seats if seat.user_id is not None]
         if not humans:
             table.status = ABORTED
@@ -159,6 +185,7 @@ def _start(table: Table, seats: list[Seat]) -> None:
     table.started_at_ms = table.changed_at_ms = now
     table.version = 1
     table.state = engine.dump(state)
+    presence.recount(table, seats, now)  # a player with no socket open is absent from the start
     table.wake_at_ms = presence.next_wake(get_game(table.game), table, state, seats)
     table.save()
 
@@ -206,6 +233,13 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             new_state = engine.apply(state, seat, action, to_engine_ms(table, now))
         except IllegalAction as refusal:
             raise TableError(ILLEGAL, refusal.reason) from None
+        except Exception:
+            if user is None:
+                raise  # the platform's own move: the clock logs it and retries
+            # A player's odd action tripped the engine (its bug, logged): the
+            # player gets a refusal and the table stays as it was.
+            log.exception("%s engine failed on an action at table %s: %r", table.game, table.pk, action)
+            raise TableError(BAD_REQUEST, "the game could not read that action") from None
         listing = presence.count_timeouts(engine, state, seat, user, seats)
         table.version += 1
         ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user)
@@ -214,7 +248,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         outcome = engine.outcome(new_state)
         if outcome is not None:
             table.status = FINISHED
-            table.outcome = outcome.as_json()
+            # "left": seats a bot was playing at the end (their player left for good).
+            table.outcome = {**outcome.as_json(), "left": [each.index for each in seats if each.replaced]}
             table.finished_at = timezone.now()
             table.wake_at_ms = None
             listing = True
@@ -224,5 +259,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             table.seats_rev += 1
         table.save(update_fields=["version", "seats_rev", "state", "changed_at_ms", "status", "outcome",
                                   "finished_at", "wake_at_ms"])
+        if outcome is not None:
+            # Registered before the broadcast, so listeners (the ratings) run first.
+            finished_id = table.pk
+            transaction.on_commit(lambda: table_finished.send(sender=Table, table_id=finished_id))
         announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
         return table.version

@@ -3,24 +3,28 @@
 Each socket joins its table's group, hears "table.changed" with a version, and
 sends what its own viewer may see at that version (rendered once per viewer per
 version, see ``rendering``). Incoming messages pass a size and rate check, are
-parsed by the subclass, and go to one service call. Anything refused gets an
-error for this socket only and changes nothing.
+read as strict JSON, parsed by the subclass, and go to one service call.
+Anything refused gets an error for this socket only and changes nothing; no
+frame can crash the socket (a message that fails in our own code is logged and
+answered like a refusal).
 """
 from __future__ import annotations
 
 import asyncio
-import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from pigparlor.tables import presence, rendering
+from pigparlor.tables import presence, rendering, strict_json
 from pigparlor.tables.broadcast import group_name
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
 from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
 from pigparlor.tables.services import act
 from pigparlor.tables.timing import epoch_ms
+
+log = logging.getLogger(__name__)
 
 PING_SECONDS = 2.0
 # A new socket of a real-time table pings this many times quickly, so its first
@@ -31,7 +35,10 @@ QUICK_PING_SECONDS = 0.2
 
 class TableSocket(AsyncWebsocketConsumer):
     table_id: int
+    invite: str | None = None
     viewer: int | None = None
+    present = False
+    groups_joined: list[str] = []
     sent_key: tuple[int, int] | None = None
     pinger: asyncio.Future | None = None
 
@@ -45,6 +52,13 @@ class TableSocket(AsyncWebsocketConsumer):
         await handler(message)
 
     # -- lifecycle -----------------------------------------------------------
+    async def __call__(self, scope, receive, send):
+        """However the consumer ends — closed, crashed, cancelled — its presence goes."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.end()
+
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -54,31 +68,54 @@ class TableSocket(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.limit = RateLimit()
         self.round_trip = RoundTrip()
-        invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
+        self.invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
         try:
             snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
-            self.viewer = rendering.viewer_for(snapshot, user, invite)
+            rendering.viewer_for(snapshot, user, self.invite)
+            self.present = True  # from here on, however the consumer ends, its presence row goes
+            await database_sync_to_async(presence.open_socket)(self.table_id, user, self.channel_name)
         except TableError as refusal:
+            self.present = False
             await self.accept()
             await self.send_error(refusal)
-            await self.close(code=4403)
+            await self.close(code=4429 if refusal.code == RATE_LIMITED else 4403)
             return
-        await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+        self.groups_joined = [group_name(self.table_id), *self.revocation_groups()]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        await self.send_snapshot(snapshot, full=True)
-        if self.viewer is not None:
-            await database_sync_to_async(presence.seat_connected)(self.table_id, user)
+        await self.resend()
         if snapshot.game.engine.realtime:
             self.pinger = asyncio.ensure_future(self.ping_forever())
 
     async def disconnect(self, code):
+        await self.end()
+
+    async def end(self):
+        """Stop pinging and forget this socket's presence (once)."""
         if self.pinger is not None:
             self.pinger.cancel()
-        if getattr(self, "user", None) is None or not hasattr(self, "table_id"):
+        if not self.present:
             return
-        await self.channel_layer.group_discard(group_name(self.table_id), self.channel_name)
-        if self.viewer is not None:
-            await database_sync_to_async(presence.seat_disconnected)(self.table_id, self.user)
+        self.present = False
+        # The database first: the channel layer may be what just failed (Redis down).
+        await database_sync_to_async(presence.close_socket)(self.table_id, self.channel_name)
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # membership expires with the layer's group_expiry anyway
+                log.warning("could not leave %s for %s", group, self.channel_name, exc_info=True)
+
+    def revocation_groups(self) -> list[str]:
+        """The groups that hear when this socket's credentials end (a logout, a
+        revoked token): the subclass's."""
+        return []
+
+    async def socket_revoked(self, event):
+        """The session logged out or the token was revoked: refuse and close now."""
+        await self.send_error(TableError(FORBIDDEN, event["reason"]))
+        await self.close(code=4401)
+        await self.end()
 
     async def ping_forever(self):
         pings = 0
@@ -98,9 +135,21 @@ class TableSocket(AsyncWebsocketConsumer):
         await self.send_snapshot(snapshot, full=False)
 
     async def send_snapshot(self, snapshot, full: bool):
+        """Send this version as the socket's user may see it now: the viewer is
+        worked out again at every send, so a socket follows its user into and
+        out of a seat and never sees the hand of whoever sits there next."""
         key = (snapshot.table.version, snapshot.table.seats_rev)
         if not full and self.sent_key is not None and key <= self.sent_key:
             return
+        try:
+            viewer = rendering.viewer_for(snapshot, self.user, self.invite)
+        except TableError as refusal:  # a private table this user no longer sits at
+            await self.send_error(refusal)
+            await self.close(code=4403)
+            await self.end()
+            return
+        if viewer != self.viewer:
+            self.viewer, full = viewer, True
         await self.send_state(snapshot, full)
         self.sent_key = key
 
@@ -111,21 +160,19 @@ class TableSocket(AsyncWebsocketConsumer):
     # -- incoming --------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
         self.received_at_ms = epoch_ms()
-        if too_big(text_data, bytes_data):
-            await self.send_error(TableError(BAD_REQUEST, "message too large"))
-            return
-        if not self.limit.allow():
-            await self.send_error(TableError(BAD_REQUEST, "too many messages: slow down"))
-            return
         try:
-            message = json.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError):
-            await self.send_error(TableError(BAD_REQUEST, "messages are JSON"))
-            return
-        try:
-            await self.handle(message)
+            if too_big(text_data, bytes_data):
+                raise TableError(BAD_REQUEST, "message too large")
+            if not self.limit.allow():
+                raise TableError(BAD_REQUEST, "too many messages: slow down")
+            if text_data is None:
+                raise TableError(BAD_REQUEST, "messages are JSON in text frames")
+            await self.handle(strict_json.loads(text_data))
         except TableError as refusal:
             await self.send_error(refusal)
+        except Exception:
+            log.exception("table %s: a socket message failed", self.table_id)
+            await self.send_error(TableError(BAD_REQUEST, "that message could not be handled"))
 
     async def handle(self, message):
         """Parse one message (the subclass's format) and call one service."""

@@ -32,9 +32,12 @@ def test_create_a_table_with_bots_then_read_it(count_game):
     assert table.status == RUNNING and table.options == {"turn_seconds": 30}
     detail = call("get", f"/api/tables/{table.pk}/").json()
     assert detail == {"id": table.pk, "game": "countgame", "status": "running", "version": 1, "outcome": None,
-                      "seats": [{"index": 0, "user": "ana", "bot": None, "replaced": False},
-                                {"index": 1, "user": None, "bot": "sensible", "replaced": False},
-                                {"index": 2, "user": None, "bot": "sensible", "replaced": False}]}
+                      "rated": True,
+                      "seats": [{"index": 0, "user": "ana", "username": "ana", "bot": None, "replaced": False},
+                                {"index": 1, "user": None, "username": "bot:sensible", "bot": "sensible",
+                                 "replaced": False},
+                                {"index": 2, "user": None, "username": "bot:sensible", "bot": "sensible",
+                                 "replaced": False}]}
 
 
 def test_join_takes_a_seat_and_the_full_table_starts(count_game):

@@ -2,7 +2,10 @@
 
 Tests run against the suite's ``live_site`` (``manage.py serve`` in a subprocess
 with zero bot think time). ``signed_up`` makes a fresh account through the real
-sign-up form so tests never share players.
+sign-up form so tests never share players. Every browser test also checks the
+Content Security Policy: a page that trips it (``csp_violations``) fails the test.
+Under that policy ``wait_for_function`` needs a function (``"() => …"``): a bare
+expression string is polled through eval, which the policy refuses.
 """
 from __future__ import annotations
 
@@ -40,19 +43,41 @@ def browser(playwright):
     chromium.close()
 
 
+# Chromium reports a blocked inline script or style on the console, and fires
+# securitypolicyviolation at the document; the latter is echoed to the console too.
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", function (event) {
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + (event.blockedURI || "inline")
+                + " at " + event.sourceFile + ":" + event.lineNumber);
+});"""
+
+
+def is_csp_violation(text: str) -> bool:
+    return text.startswith("CSP violation:") or "Content Security Policy" in text
+
+
 @pytest.fixture
-def context_factory(browser):
+def csp_violations() -> list[str]:
+    """Every CSP violation (console text, with the page's address) in this test's browser contexts."""
+    return []
+
+
+@pytest.fixture
+def context_factory(browser, csp_violations):
     contexts = []
 
     def make(viewport=None, **kwargs):
         context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kwargs)
         context.set_default_timeout(15_000)
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("console", lambda message: is_csp_violation(message.text)
+                   and csp_violations.append(f"{message.page.url if message.page else '?'}: {message.text}"))
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert not csp_violations, "the Content Security Policy blocked something:\n" + "\n".join(csp_violations)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ def test_create_a_table_and_a_friend_joins_from_the_live_listing(live_site, cont
     sign_up(host, live_site)
     friend = sign_up(guest, live_site)
     guest.goto(f"{live_site}/games/pigpile/")
-    guest.wait_for_function("document.querySelector('#open-tables') !== null")
+    guest.wait_for_function("() => document.querySelector('#open-tables') !== null")
 
     host.goto(f"{live_site}/games/pigpile/")
     host.select_option("select[name=seats]", "3")

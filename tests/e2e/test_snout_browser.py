@@ -56,7 +56,7 @@ def pass_three(page, seen: dict, retap: bool) -> bool:
     send.click()
     seen["passes"] += 1
     # Other seats' frames may come first; the pass is in once the picker has gone.
-    page.wait_for_function("document.querySelector('#sn-hand .sn-pass') === null"
+    page.wait_for_function("() => document.querySelector('#sn-hand .sn-pass') === null"
                            " || document.querySelector('#table-error[data-code]') !== null", timeout=10_000)
     return True
 

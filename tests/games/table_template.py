@@ -3,10 +3,14 @@ from django.template.loader import render_to_string
 
 
 def render_table(engine, state, seat, version=7):
-    """The page ``seat`` (None = spectator) gets for ``state``, and the legal actions it offers."""
+    """The page ``seat`` (None = spectator) gets for ``state``, and the legal actions it offers.
+
+    Without the ``<bdi>`` tags that isolate player names: the game tests read the
+    game's words; tests/tables/test_bidi_isolation.py checks every name is isolated."""
     players = [{"index": index, "name": f"Player {index + 1}", "is_bot": False, "is_you": index == seat,
                 "connected": True} for index in range(state.seats)]
     legal = engine.legal_actions(state, seat) if seat is not None else []
     context = {"view": engine.view(state, seat), "legal": legal, "version": version, "seat": seat, "table": None,
                "players": players, "deadline_ms": None, "now_ms": 0}
-    return render_to_string(f"{engine.slug}/table.html", context), legal
+    page = render_to_string(f"{engine.slug}/table.html", context)
+    return page.replace("<bdi>", "").replace("</bdi>", ""), legal

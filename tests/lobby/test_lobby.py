@@ -251,6 +251,6 @@ def test_lobby_shows_display_names(client, count_game, ana, bea):
     create(logged_in(client, ana), seats=3, title="Named")
     table = Table.objects.get()
     listing = logged_in(client, bea).get(reverse("lobby:game", args=["countgame"])).content.decode()
-    assert "hosted by Ana &lt;the Pig&gt;" in listing
+    assert f'hosted by <a href="/players/{ana.username}/"><bdi>Ana &lt;the Pig&gt;</bdi></a>' in listing
     room = client.get(reverse("lobby:table", args=[table.pk])).content.decode()
     assert "Ana &lt;the Pig&gt;" in room

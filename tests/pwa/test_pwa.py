@@ -82,7 +82,8 @@ def test_offline_page(client):
 def test_every_page_links_the_manifest_and_registers_the_worker(client):
     html = client.get(reverse("home")).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert 'navigator.serviceWorker.register("/sw.js"' in html
+    assert 'src="/static/js/site.js" data-service-worker="/sw.js"' in html
+    assert "navigator.serviceWorker.register(serviceWorker" in open(finders.find("js/site.js"), encoding="utf-8").read()
     assert '<meta name="theme-color"' in html
     assert 'name="viewport"' in html
 

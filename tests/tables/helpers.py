@@ -22,14 +22,16 @@ def make_user(name: str):
     return get_user_model().objects.create_user(username=name, password="a-long-test-password")
 
 
-async def open_socket(user, table_id: int, *, api: bool = False, invite: str | None = None):
+async def open_socket(user, table_id: int, *, api: bool = False, invite: str | None = None, scope=None):
     """A socket straight onto a table consumer, as ``user`` (auth and routing are
-    tested separately in test_security)."""
+    tested separately in test_security); ``scope`` adds to the socket's scope
+    (a ``session``, an ``api_token_id``)."""
     consumer = (ApiTableConsumer if api else TableConsumer).as_asgi()
     path = f"/ws/{'api/' if api else ''}tables/{table_id}/" + (f"?invite={invite}" if invite else "")
     communicator = WebsocketCommunicator(consumer, path)
     communicator.scope["user"] = user
     communicator.scope["url_route"] = {"args": (), "kwargs": {"table_id": table_id}}
+    communicator.scope.update(scope or {})
     connected, _ = await communicator.connect()
     assert connected
     return communicator

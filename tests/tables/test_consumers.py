@@ -161,7 +161,7 @@ async def test_a_reconnecting_socket_gets_a_full_snapshot(count_game):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
     full = await receive_until(socket, lambda frames: 'data-base=""' in "".join(frames))
-    first = "".join(full + await receive_until(socket, lambda frames: frames))  # then the "ana is here" update
+    first = "".join(full + await drain(socket))  # the snapshot already shows ana here
     action, version = await db(first_legal)(count_game, table_id, 0)
     await socket.send_to(text_data=form_message(version, action))
     update = "".join(await receive_until(socket, lambda frames: f'data-version="{version + 1}"' in "".join(frames)))
@@ -207,7 +207,7 @@ async def test_the_clock_task_fires_turn_timers_and_bot_moves(count_game):
 async def test_a_player_who_stays_away_gets_a_bot_and_gets_the_seat_back_on_return(count_game, settings):
     settings.PIGPARLOR_SEAT_GRACE_MS = 30_000
     ana, ben, table_id = await two_player_table(count_game, turn_seconds=600)  # the grace runs out first
-    socket = await open_socket(ana, table_id)
+    socket, bens = await open_socket(ana, table_id), await open_socket(ben, table_id)
     await drain(socket)
     await socket.disconnect()
     seat = await db(Seat.objects.get)(table_id=table_id, index=0)
@@ -220,7 +220,7 @@ async def test_a_player_who_stays_away_gets_a_bot_and_gets_the_seat_back_on_retu
     await drain(back)
     seat = await db(Seat.objects.get)(table_id=table_id, index=0)
     assert not seat.replaced and seat.connections == 1
-    await back.disconnect()
+    await back.disconnect(), await bens.disconnect()
 
 
 async def test_take_my_seat_back_button(count_game):

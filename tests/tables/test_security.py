@@ -1,4 +1,5 @@
 """Security basics on the real ASGI app: origin check, sessions required, limits, escaping."""
+import itertools
 import json
 
 import pytest
@@ -40,17 +41,69 @@ async def test_a_browser_socket_from_another_origin_is_refused(count_game):
 
 async def test_a_browser_socket_needs_a_session(count_game):
     _, table = await table_for(count_game)
-    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver")])
+    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"host", b"testserver")])
     assert not connected
 
 
 async def test_a_logged_in_browser_from_our_origin_gets_its_seat(count_game):
     user, table = await table_for(count_game)
     cookie = await db(session_cookie)(user)
-    socket, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"cookie", cookie)])
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"),
+                                                                   (b"host", b"testserver"), (b"cookie", cookie)])
     assert connected
     assert 'class="player is-you' in "".join(await drain(socket))
     await socket.disconnect()
+
+
+PLAYERS = itertools.count()
+
+
+async def browser_socket(count_game, *headers):
+    """Whether a logged-in player's table socket with these headers is accepted."""
+    user, table = await table_for(count_game, name=f"origin{next(PLAYERS)}")
+    cookie = await db(session_cookie)(user)
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", [*headers, (b"cookie", cookie)])
+    if connected:
+        await socket.disconnect()
+    return connected
+
+
+async def test_the_origin_check_compares_the_port(count_game):
+    """Item 13: another program's page on the same host (another port) gets no socket."""
+    assert not await browser_socket(count_game, (b"origin", b"http://127.0.0.1:9999"), (b"host", b"127.0.0.1:8000"))
+    assert await browser_socket(count_game, (b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000"))
+
+
+async def test_the_origin_check_compares_the_scheme(count_game, settings):
+    host = (b"host", b"127.0.0.1:8000")
+    assert not await browser_socket(count_game, (b"origin", b"https://127.0.0.1:8000"), host)
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")  # behind a TLS proxy
+    assert await browser_socket(count_game, (b"origin", b"https://127.0.0.1:8000"), host,
+                                (b"x-forwarded-proto", b"https"))
+    assert not await browser_socket(count_game, (b"origin", b"http://127.0.0.1:8000"), host,
+                                    (b"x-forwarded-proto", b"https"))
+
+
+async def test_a_host_outside_allowed_hosts_is_refused_even_from_its_own_origin(count_game):
+    """DNS rebinding: evil.example pointed at our address is still not our site."""
+    assert not await browser_socket(count_game, (b"origin", b"http://evil.example"), (b"host", b"evil.example"))
+
+
+async def test_no_host_or_two_origins_is_refused(count_game):
+    assert not await browser_socket(count_game, (b"origin", b"http://127.0.0.1:8000"))
+    assert not await browser_socket(count_game, (b"origin", b"http://127.0.0.1:8000"), (b"origin", b"http://evil.example"),
+                                    (b"host", b"127.0.0.1:8000"))
+
+
+async def test_csrf_trusted_origins_are_accepted_exactly(count_game, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://pigs.example", "https://*.pigs.example"]
+    host = (b"host", b"127.0.0.1:8000")
+    assert await browser_socket(count_game, (b"origin", b"https://pigs.example"), host)
+    assert await browser_socket(count_game, (b"origin", b"https://play.pigs.example"), host)
+    assert not await browser_socket(count_game, (b"origin", b"https://pigs.example:8443"), host)
+    assert not await browser_socket(count_game, (b"origin", b"http://pigs.example"), host)
+
+
 
 
 async def test_the_api_socket_needs_a_valid_bearer_token(count_game):
@@ -108,3 +161,11 @@ def _page(user, table_id):
     response = client.get(f"/tables/{table_id}/")
     assert response.status_code == 200
     return response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/ws/nothing/", "/ws/tables/" + "9" * 5000 + "/", "/ws/api/tables/x/"])
+async def test_an_unknown_socket_path_is_refused_quietly(path, caplog):
+    communicator = WebsocketCommunicator(application, path, headers=[(b"host", b"127.0.0.1")])
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]

@@ -1,7 +1,7 @@
 """The table services and the one door, ``act``: order of checks, refusals that change nothing."""
 import pytest
 
-from pigparlor.tables import services
+from pigparlor.tables import presence, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Table
 from tests.tables.helpers import make_user, state_at, step_clock
@@ -149,6 +149,8 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(count_game):
     ana, ben = make_user("ana"), make_user("ben")
     table = services.create_table(host=ana, game="countgame", seats=2, options={"turn_seconds": 30})
     services.join_table(table, ben)
+    for player in (ana, ben):  # both have the table open: only the timeouts count
+        presence.open_socket(table.pk, player, f"test-channel-{player.username}")
     engine = count_game.engine
     for turn in range(3):
         for _ in range(3):  # ana's turn runs out (the clock may first have something else due)

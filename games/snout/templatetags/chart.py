@@ -14,7 +14,9 @@ RIGHT = 10
 TOP = 10
 BOTTOM = 22   # room for the round numbers
 TICK_GAP = 11  # the least distance between two axis labels
-COLOURS = ("#c2255c", "#1864ab", "#2b8a3e", "#e8590c", "#5f3dc4", "#495057")
+# Each seat's colour, as a class (.sn-colour-0 … -5 in snout.css): the Content Security
+# Policy allows no style attributes.
+COLOURS = tuple(f"sn-colour-{index}" for index in range(6))
 
 
 def geometry(totals_by_round: list[list[int]], names: list[str], target: int) -> dict:

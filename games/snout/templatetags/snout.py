@@ -31,5 +31,5 @@ def pass_form(picker, version):
     return format_html(
         '<form ws-send class="action-form sn-pass" data-to="{}"><input type="hidden" name="version" value="{}">'
         '<input type="hidden" name="action" value="{}">'
-        '<button type="submit" class="sn-pass__send">Pass these 3 to {}</button></form>',
+        '<button type="submit" class="sn-pass__send">Pass these 3 to <bdi>{}</bdi></button></form>',
         picker["to"], version, json.dumps(picker["action"], separators=(",", ":")), picker["to"])

@@ -1,7 +1,9 @@
 """``manage.py serve``: the whole site in one process.
 
-Applies migrations, then runs Daphne on the ASGI app with the table clock (turn
-timers, bot moves, seat hand-overs) as a task on the same event loop.
+Applies migrations, sweeps presence left by dead processes and recomputes every
+running table's wake-up, then runs Daphne on the ASGI app with the table clock
+(turn timers, bot moves, seat hand-overs) and the presence heartbeat as tasks on
+the same event loop.
 """
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
@@ -24,24 +26,36 @@ class Command(BaseCommand):
 
     def handle(self, host, port, no_clock, verbosity, **options):
         call_command("migrate", interactive=False, verbosity=0)
-        if not settings.DEBUG:
-            call_command("collectstatic", interactive=False, verbosity=0)
-        if not settings.REDIS_URL:
-            self.forget_stale_connections()
+        from pigparlor.tables import presence
+
+        # Alone (no Redis), this process holds every socket there is: whatever a
+        # previous run left is stale. Scaled out, only dead processes' sockets are.
+        presence.start_up(alone=not settings.REDIS_URL)
+        self.rate_unrated()
         from pigparlor.asgi import application
         from pigparlor.tables.clock import CLOCK
 
         tasks = []
 
         def ready():
+            # A frame past websocket_max_message_size (or a text frame that is not
+            # UTF-8) fails the connection; autobahn's default drops the TCP link
+            # without a word. Close properly instead: 1009 too big, 1007 bad data.
+            server.ws_factory.setProtocolOptions(failByDrop=False)
+            loop = asyncio.get_event_loop()
+            tasks.append(loop.create_task(presence.heartbeat()))
             if not no_clock:
-                tasks.append(asyncio.get_event_loop().create_task(CLOCK.run()))
+                tasks.append(loop.create_task(CLOCK.run()))
             self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
             self.stdout.flush()
 
+        # Behind a proxy, the client's address and scheme come from its X-Forwarded-* headers.
+        forwarded = dict(proxy_forwarded_address_header="X-Forwarded-For",
+                         proxy_forwarded_port_header="X-Forwarded-Port",
+                         proxy_forwarded_proto_header="X-Forwarded-Proto") if settings.BEHIND_PROXY else {}
         server = Server(application=application, endpoints=[f"tcp:port={port}:interface={host}"],
                         ready_callable=ready, verbosity=max(0, verbosity - 1),
-                        websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30)
+                        websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30, **forwarded)
         from twisted.internet import reactor
 
         reactor.addSystemEventTrigger("before", "shutdown", lambda: [task.cancel() for task in tasks])
@@ -53,10 +67,10 @@ class Command(BaseCommand):
         # database — so leave now instead of joining them forever.
         os._exit(0)
 
-    def forget_stale_connections(self):
-        """Alone (no Redis), this process holds every socket: counts left by a
-        previous run are stale, and those players get the grace period from now."""
-        from pigparlor.tables.models import RUNNING, Seat
-        from pigparlor.tables.timing import epoch_ms
+    def rate_unrated(self):
+        """Tables that finished just before a crash, before their rating: rate them now."""
+        from pigparlor.ratings.service import rate_unrated
 
-        Seat.objects.filter(table__status=RUNNING, connections__gt=0).update(connections=0, left_at_ms=epoch_ms())
+        rated = rate_unrated()
+        if rated:
+            self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")

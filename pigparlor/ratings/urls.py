@@ -1,0 +1,10 @@
+from django.urls import path
+
+from pigparlor.ratings import views
+
+app_name = "ratings"
+
+urlpatterns = [
+    path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("ratings/", views.about, name="about"),
+]

@@ -1,0 +1,20 @@
+"""Finished tables built straight in the database, for the rating tests: the
+rating service reads only a table's seats and outcome, so these are what a
+game's last move would leave behind."""
+from __future__ import annotations
+
+from django.utils import timezone
+
+from pigparlor.tables.models import FINISHED, Seat, Table
+
+
+def finished_table(players: list, ranks: list[int], *, game: str = "snout", left=(), rated: bool = True) -> Table:
+    """``players[seat]`` is a user or a bot kind (a str)."""
+    table = Table.objects.create(
+        game=game, seats=len(players), status=FINISHED, rated=rated, seed=1, version=2, finished_at=timezone.now(),
+        outcome={"ranks": list(ranks), "scores": [0] * len(players), "left": list(left)})
+    Seat.objects.bulk_create(
+        Seat(table=table, index=index, user=None if isinstance(who, str) else who,
+             bot_kind=who if isinstance(who, str) else "", replaced=index in left)
+        for index, who in enumerate(players))
+    return table

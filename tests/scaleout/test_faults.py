@@ -1,0 +1,257 @@
+"""Proof under faults (issue 9): two ``serve`` processes on PostgreSQL and a
+Redis of the test's own; JSON players and bots play several Pig Pile tables
+while one process is killed with ``kill -9`` and restarted, again and again,
+and Redis itself is restarted.
+
+What must hold:
+- every table finishes;
+- no action is lost or applied twice: each log's versions run 2..N without a
+  gap, and replaying it from the seed gives the committed state and outcome;
+- every state frame a player saw is exactly its seat's view of the replayed
+  state at that version (nothing a client saw was lost or rewritten);
+- afterwards no seat is "connected" without a live socket, and no presence
+  row of the killed processes is left.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket as sockets
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+from websockets.exceptions import WebSocketException
+from websockets.sync.client import connect
+
+from games.pigpile.bots import BOTS
+from games.pigpile.engine import ENGINE
+from tests.api.test_e2e_serve import http
+from tests.conftest import ROOT, free_port, start_site, stop_site
+from tests.scaleout.conftest import _with_database
+from tests.scaleout.test_two_processes import as_json, committed, states_by_version
+
+pytestmark = pytest.mark.scaleout
+
+TABLES = 3
+KILLS = 3
+# Guards against a hung run, not timing checks.
+GAME_SECONDS = 240
+QUIET_SECONDS = 5
+# Short beats, expiry and grace, so a killed process's sockets are swept and an
+# absent player's seat handed to a bot within the test's few seconds.
+FAST_PRESENCE = {"PIGPARLOR_PRESENCE_BEAT_MS": "300", "PIGPARLOR_PRESENCE_EXPIRY_MS": "1500",
+                 "PIGPARLOR_SEAT_GRACE_MS": "2000", "PIGPARLOR_BOT_DELAY_MS": "0"}
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port, so restarting it
+    disturbs nobody else's tests."""
+
+    def __init__(self, directory: Path):
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("the fault test needs redis-server on the PATH (Debian's redis-server package)",
+                        pytrace=False)
+        self.binary, self.directory, self.port = binary, directory, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                sockets.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.fixture
+def fault_database(scaleout_services):
+    admin_url, _ = scaleout_services
+    name = f"pigparlor_fault_{secrets.token_hex(4)}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = _with_database(admin_url, name)
+    try:
+        subprocess.run([os.sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"], cwd=ROOT,
+                       env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "pigparlor.settings"},
+                       capture_output=True, text=True, timeout=120, check=True)
+        yield url
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@dataclass
+class Player:
+    """A program on the JSON protocol that survives its server dying: it
+    reconnects (to its own process, or the other one while its own is down)
+    and carries on from the snapshot every new socket gets."""
+
+    name: str
+    token: str
+    ws_path: str
+    homes: list  # the sites to try, its own first
+    rng: random.Random
+    frames: list[dict] = field(default_factory=list)
+    seat: int | None = None
+    reconnects: int = 0
+    refusals: list[dict] = field(default_factory=list)
+
+    def play(self, stop: threading.Event) -> None:
+        acted_at = 0
+        give_up = time.monotonic() + GAME_SECONDS
+        attempt = 0
+        while time.monotonic() < give_up and not stop.is_set():
+            site = self.homes[attempt % len(self.homes)]
+            try:
+                with connect(f"{site.ws_url}{self.ws_path}", open_timeout=5,
+                             additional_headers={"Authorization": f"Bearer {self.token}"}) as socket:
+                    attempt = 0
+                    while time.monotonic() < give_up:
+                        try:
+                            frame = json.loads(socket.recv(timeout=QUIET_SECONDS))
+                        except TimeoutError:
+                            socket.send(json.dumps({"type": "snapshot"}))
+                            continue
+                        if frame["type"] == "error":
+                            self.refusals.append(frame)
+                            continue
+                        if frame["type"] != "state":
+                            continue
+                        self.frames.append(frame)
+                        self.seat = frame["seat"]
+                        if "outcome" in frame:
+                            return
+                        if frame["legal"] and frame["version"] > acted_at:
+                            acted_at = frame["version"]
+                            action = BOTS["sensible"].choose(frame["view"], frame["legal"], self.rng)
+                            socket.send(json.dumps({"type": "act", "version": frame["version"], "action": action}))
+            except (OSError, WebSocketException, TimeoutError):
+                self.reconnects += 1
+                attempt += 1
+                time.sleep(0.1 + self.rng.random() * 0.2)
+        raise AssertionError(f"{self.name}: no outcome within {GAME_SECONDS} s; last frame {self.frames[-1:]}")
+
+
+def leftovers(database_url: str, table_ids: list[int]) -> tuple[list, list]:
+    with psycopg.connect(database_url) as db:
+        presence = db.execute("SELECT process, table_id FROM tables_presence").fetchall()
+        connected = db.execute("SELECT table_id, index, connections FROM tables_seat "
+                               "WHERE table_id = ANY(%s) AND connections > 0", (table_ids,)).fetchall()
+    return presence, connected
+
+
+def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_database, tmp_path):
+    redis = OwnRedis(tmp_path)
+    redis.start()
+    env = {"DATABASE_URL": fault_database, "REDIS_URL": redis.url, "REDIS_PREFIX": "fault", **FAST_PRESENCE}
+    dirs = {name: tmp_path / f"serve-{name}" for name in "ab"}
+    for directory in dirs.values():
+        directory.mkdir()
+    site_a, site_b = start_site(dirs["a"], env), start_site(dirs["b"], env)
+    port_a = int(site_a.rsplit(":", 1)[1])
+    sites = {"a": site_a, "b": site_b}
+    stop = threading.Event()
+    faults: list[str] = []
+    try:
+        players, table_ids = [], []
+        for number in range(TABLES):
+            host, guest = (site_a.manage("api_token", f"host{number}", "--create"),
+                           site_a.manage("api_token", f"guest{number}", "--create"))
+            status, created = http(site_b, "POST", "/api/tables/", host, {
+                "game": "pigpile", "seats": 3, "bots": 1, "options": {"turn_seconds": 30}})
+            assert status == 201, created
+            status, joined = http(site_b, "POST", f"/api/tables/{created['id']}/join/", guest, {})
+            assert status == 200, joined
+            table_ids.append(created["id"])
+            players += [Player(f"host{number}", host, created["ws"], [site_a, site_b], random.Random(number)),
+                        Player(f"guest{number}", guest, created["ws"], [site_b, site_a], random.Random(-number))]
+
+        def fault_loop():
+            """kill -9 process A mid-game and bring it back; restart Redis once."""
+            for kill in range(KILLS):
+                if stop.wait(2.0):
+                    return
+                sites["a"].process.send_signal(signal.SIGKILL)
+                sites["a"].process.wait()
+                faults.append(f"kill -9 A #{kill + 1}")
+                if stop.wait(1.0):
+                    return
+                sites["a"] = start_site(dirs["a"], env, port=port_a)
+                if kill == 1:
+                    redis.stop()
+                    faults.append("redis down")
+                    time.sleep(0.5)
+                    redis.start()
+                    faults.append("redis up")
+
+        with ThreadPoolExecutor(max_workers=len(players) + 1) as pool:
+            chaos = pool.submit(fault_loop)
+            games = [pool.submit(player.play, stop) for player in players]
+            try:
+                for game in games:
+                    game.result()
+            except Exception as failure:
+                logs = "\n".join(site.log_path.read_text()[-3000:] for site in sites.values())
+                raise AssertionError(f"a player failed after {faults}; the servers said:\n{logs}") from failure
+            finally:
+                stop.set()
+                chaos.result()
+        assert faults[:2] == ["kill -9 A #1", "kill -9 A #2"], f"the games ended before the faults: {faults}"
+
+        for table_id in table_ids:
+            table, log = committed(fault_database, table_id)
+            assert table["status"] == "finished" and table["outcome"] is not None
+            assert [row[0] for row in log] == list(range(2, table["version"] + 1)), "a version lost or doubled"
+            states = states_by_version(table, log)
+            final = states[table["version"]]
+            assert as_json(ENGINE.dump(final)) == table["state"]
+            engine_outcome = {key: value for key, value in table["outcome"].items() if key != "left"}
+            assert ENGINE.outcome(final).as_json() == engine_outcome  # "left" is the platform's
+        seen = 0
+        for player in players:
+            table_id = table_ids[int(player.name.removeprefix("host").removeprefix("guest"))]
+            table, log = committed(fault_database, table_id)
+            states = states_by_version(table, log)
+            for frame in player.frames:
+                if frame["version"] >= 1:
+                    state = states[frame["version"]]
+                    assert frame["view"] == as_json(ENGINE.view(state, player.seat)), (player.name, frame["version"])
+                    seen += 1
+            assert player.frames[-1]["outcome"] == table["outcome"]
+            assert all(refusal["code"] in ("stale", "illegal") for refusal in player.refusals), player.refusals
+        assert seen > 100
+        assert sum(player.reconnects for player in players) >= KILLS, "the kills never reached a player"
+
+        deadline = time.monotonic() + 15
+        while leftovers(fault_database, table_ids) != ([], []) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert leftovers(fault_database, table_ids) == ([], []), "a seat stayed connected without a live socket"
+    finally:
+        stop.set()
+        for site in sites.values():
+            stop_site(site)
+        redis.stop()
