@@ -32,6 +32,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "turn_number": view["turn_number"],
         "draw_pile": view["draw_pile"],
         "discards": view["discards"],
+        "drought": _drought(view),
         "steps": _steps(view),
         "pigs": [_pig(view, food, names, seat) for food in range(len(view["pigs"]))],
         "others": [_seat(view, other, names, targets) for other in order],
@@ -159,6 +160,14 @@ def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
     count = len(scored["cards"])
     return {"who": who, "count": count, "cards": [_card(card) for card in scored["cards"]],
             "total": view["points"][scored["seat"]]["count"]}
+
+
+def _drought(view: dict) -> dict | None:
+    """PG10, our decision: once half the rounds the drought allows have gone by without a
+    point, everyone sees how near the game is to ending on points."""
+    if view["phase"] == "over" or view["dry_rounds"] < DROUGHT_ROUNDS // 2:
+        return None
+    return {"rounds": view["dry_rounds"], "limit": DROUGHT_ROUNDS}
 
 
 def _result(view: dict, names: dict) -> dict | None:

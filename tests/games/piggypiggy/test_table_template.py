@@ -167,6 +167,16 @@ def test_pg10_a_game_ended_by_the_drought_says_why():
     assert f"<h2>{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points.</h2>" in check(state)[None]
 
 
+def test_pg10_the_table_shows_a_long_drought_coming():
+    state = table(["T1 T1 D1 D1 I1", "C1 C1 F1 F1 I2"], points=[1, 2])
+    for _ in range(DROUGHT_ROUNDS - 1):  # four and a half rounds
+        state = end_play(state)
+    assert "pg-info__drought" not in check(state)[0]
+    state = end_play(state)
+    assert ENGINE.view(state, 0)["dry_rounds"] == DROUGHT_ROUNDS // 2
+    assert f"No point for {DROUGHT_ROUNDS // 2} rounds (the game ends at {DROUGHT_ROUNDS})" in check(state)[1]
+
+
 def test_point_piles_and_hand_sizes_are_public():
     state = table(["T1 T2", "C1 C2 C3", "I1"], points=[2, 5, 0])
     page = check(state)[None]
