@@ -8,7 +8,6 @@ answers the engine contract.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
 from games.oink import rules
