@@ -8,7 +8,6 @@ answers the engine contract.
 """
 from __future__ import annotations
 
-
 from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
 from games.oink import rules
 from games.oink.cards import CRIES, DECK_SIZE
