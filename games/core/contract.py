@@ -72,7 +72,9 @@ class Option:
     """One table option a game declares, as data the lobby renders into a form.
 
     ``kind`` is "bool", "int" or "choice". ``turn_seconds`` is the shared name
-    for a turn timer (0 = no timer).
+    for a turn timer (0 = no timer, which only a private table may choose).
+    ``label``, ``help`` and ``choice_labels`` (one per choice, in order) are what
+    players read: in their words, never a ruling id or an internal name.
     """
 
     name: str
@@ -81,8 +83,18 @@ class Option:
     label: str
     help: str = ""
     choices: tuple[str, ...] = ()
+    choice_labels: tuple[str, ...] = ()
     min: int | None = None
     max: int | None = None
+
+    def __post_init__(self):
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
+
+    def labelled_choices(self) -> list[tuple[str, str]]:
+        """``(choice, what players read)`` pairs, for a form's select."""
+        labels = self.choice_labels or tuple(choice.replace("_", " ") for choice in self.choices)
+        return list(zip(self.choices, labels))
 
     def clean(self, value: Any) -> Any:
         """``value`` if it has exactly this option's type; nothing is coerced
@@ -104,10 +116,20 @@ class Option:
         raise ValueError(f"unknown option kind {self.kind}")
 
 
+UNTIMED_LIMIT_SECONDS = 120
+"""At a table without a turn timer (``turn_seconds`` 0, private tables only) a player who does
+nothing is still played for after this long: no live table waits for ever on one person."""
+
 TURN_SECONDS = Option(
-    "turn_seconds", "int", 0, "Turn timer (seconds, 0 = none)", min=0, max=600,
-    help="When a player's time runs out the game plays for them.",
+    "turn_seconds", "int", 30, "Turn timer (seconds)", min=0, max=600,
+    help="When a player's time runs out the game plays for them. 0 = no timer, for private tables "
+         f"only: a player who does nothing for {UNTIMED_LIMIT_SECONDS // 60} minutes is still played for.",
 )
+
+
+def turn_limit_ms(turn_seconds: int) -> int:
+    """How long a player may take over a move: the turn timer, or UNTIMED_LIMIT_SECONDS without one."""
+    return (turn_seconds or UNTIMED_LIMIT_SECONDS) * 1000
 
 
 class Engine:

@@ -85,6 +85,20 @@ def replay(engine: Engine, seats: int, seed: int, options: dict | None, log) -> 
     return state
 
 
+def option_mixes(engine: Engine, fixed: dict | None = None) -> list[dict]:
+    """Every combination of the game's yes/no and choice options (in declaration order); the
+    whole-number options, and any option named in ``fixed``, keep ``fixed``'s value or their default."""
+    fixed = fixed or {}
+    mixes = [{}]
+    for option in engine.options:
+        if option.name in fixed or option.kind == "int":
+            values = [fixed.get(option.name, option.default)]
+        else:
+            values = [False, True] if option.kind == "bool" else list(option.choices)
+        mixes = [{**mix, option.name: value} for mix in mixes for value in values]
+    return mixes
+
+
 def simulate(engine: Engine, bots_by_kind: dict[str, Bot], kinds: list[str], games: int, seed: int,
              options: dict | None = None) -> dict:
     """Play ``games`` bot games (seeds ``seed``, ``seed + 1``, …) and summarise them.
@@ -122,6 +136,7 @@ def simulate(engine: Engine, bots_by_kind: dict[str, Bot], kinds: list[str], gam
         "game": engine.slug,
         "games": games,
         "seats": seats,
+        "options": engine.clean_options(options),
         "bots": kinds,
         "finished": finished,
         "illegal": illegal,

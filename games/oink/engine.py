@@ -8,18 +8,18 @@ answers the engine contract.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
-from games.core.contract import TURN_SECONDS
 from games.oink import rules
 from games.oink.cards import CRIES, DECK_SIZE
 from games.oink.fairness import MAX_REPORTED_MS
 from games.oink.state import OinkState, Phase, dump_state, load_state
 from games.oink.views import build_view
 
-DEFAULT_TURN_MS = 5000
-"""The auto-flip timer when the table sets no turn timer: a game must always go on (O2)."""
+FLIP_SECONDS = Option(
+    "turn_seconds", "int", 5, "Flip timer (seconds)", min=1, max=60,
+    help="A player who has not flipped this long after their turn came is flipped for.",
+)
+"""O2: the shared turn-timer option, but never off: a game must always go on (our decision: 5 s)."""
 
 SLAP_KEYS = {"type", "cry", "pile"}
 REPORTED_KEYS = ("reaction_ms", "rtt_ms")
@@ -41,7 +41,7 @@ class OinkEngine(Engine):
         Option("penalty_card", "bool", False, "Penalty card",
                help="A wrong cry puts a card from your winning pile under the discard pile "
                     "(you make the monkey only if you have none)."),
-        TURN_SECONDS,
+        FLIP_SECONDS,
         Option("reveal_gap_ms", "int", 1200, "Minimum gap between reveals (ms)", min=500, max=5000,
                help="Time everyone gets to react to a card before the next one may cover it."),
     )
@@ -56,10 +56,10 @@ class OinkEngine(Engine):
         share = len(cards) // seats
         decks = tuple(tuple(cards[i * share:(i + 1) * share]) for i in range(seats))
         first, rng = rng.below(seats)
-        turn_ms = options["turn_seconds"] * 1000 or DEFAULT_TURN_MS
+        turn_ms = options["turn_seconds"] * 1000
         state = OinkState(
             seats=seats, penalty_card=options["penalty_card"], reveal_gap_ms=options["reveal_gap_ms"],
-            turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(),
+            turn_ms=turn_ms, rng=rng, decks=decks, won=((),) * seats, removed=tuple(removed), pile=(), under=0,
             pile_id=0, revealed_at=0, pile_open=False, slaps=(), judged=0, phase=Phase.FLIP,
             deadline_at=turn_ms, phase_since=0, flipper=first, round=1, monkeys=(0,) * seats, verdict=None,
             log=(), events=0,

@@ -31,9 +31,15 @@ def next_flipper(decks: tuple[tuple[int, ...], ...], after: int) -> int | None:
     return None
 
 
-def top_two(pile: tuple[int, ...]) -> tuple[int | None, int | None]:
-    top = pile[-1] if pile else None
-    under = pile[-2] if len(pile) >= 2 else None
+def flipped(state: OinkState) -> tuple[int, ...]:
+    """The cards flipped onto the pile this round, bottom first: the pile without the penalty
+    cards put under it (O5), which nobody saw flipped and so never count for O3."""
+    return state.pile[state.under:]
+
+
+def top_two(cards: tuple[int, ...]) -> tuple[int | None, int | None]:
+    top = cards[-1] if cards else None
+    under = cards[-2] if len(cards) >= 2 else None
     return top, under
 
 
@@ -79,18 +85,18 @@ def judge(state: OinkState, now: int) -> OinkState:
     gives the pile to a later slapper when the first was wrong; their slaps
     open a new window (our decisions).
     """
-    top, under = top_two(state.pile)
+    top, under = top_two(flipped(state))
     cry = correct_cry(top, under)
     window = state.slaps[state.judged:]
     order = sorted(range(len(window)), key=lambda i: (window[i].ranked_ms, i))
     ranked = tuple(window[i] for i in order)
     right = [s for s in ranked if cry is not None and s.cry == cry and not s.early]
     taker = right[0].seat if right else None
-    pile, won, monkeys = state.pile, list(state.won), list(state.monkeys)
+    pile, under, won, monkeys = state.pile, state.under, list(state.won), list(state.monkeys)
     penalised, monkeyed = [], []
     for wrong in (s for s in ranked if s not in right):
         if state.penalty_card and won[wrong.seat]:
-            pile = (won[wrong.seat][-1], *pile)
+            pile, under = (won[wrong.seat][-1], *pile), under + 1
             won[wrong.seat] = won[wrong.seat][:-1]
             penalised.append(wrong.seat)
         else:
@@ -98,7 +104,7 @@ def judge(state: OinkState, now: int) -> OinkState:
             monkeyed.append(wrong.seat)
     verdict = Verdict(state.pile_id, cry, ranked, taker, len(pile) if taker is not None else 0,
                       tuple(monkeyed), tuple(penalised))
-    state = replace(state, pile=pile, won=tuple(won), monkeys=tuple(monkeys), verdict=verdict,
+    state = replace(state, pile=pile, under=under, won=tuple(won), monkeys=tuple(monkeys), verdict=verdict,
                     judged=len(state.slaps), pile_open=taker is None and len(state.slaps) < state.seats)
     for wrong in (s for s in ranked if s not in right):
         text = "put a card under the pile" if wrong.seat in penalised else "made the monkey — U-a-u-a!"
@@ -110,7 +116,7 @@ def judge(state: OinkState, now: int) -> OinkState:
         return replace(state, **waiting(state, state.flipper, now))
     won[taker] = (*won[taker], *pile)
     state = logged(state, taker, f"cried {cry_name(cry)} and took the pile ({len(pile)} cards)",
-                   won=tuple(won), pile=(), flipper=taker, round=state.round + 1)
+                   won=tuple(won), pile=(), under=0, flipper=taker, round=state.round + 1)
     if any(not deck for deck in state.decks):
         return game_over(state, now)
     return replace(state, **waiting(state, taker, now))

@@ -56,6 +56,7 @@ class OinkState:
     won: tuple[tuple[int, ...], ...]     # each seat's winning pile, oldest first
     removed: tuple[int, ...]             # the 2 cards nobody sees with 4 players (O1)
     pile: tuple[int, ...]                # the discard pile, bottom first
+    under: int                           # penalty cards at its bottom (O5): never one of the top two
     pile_id: int                         # the pile state id: number of reveals so far (O4)
     revealed_at: int                     # when the top card was revealed
     pile_open: bool                      # slaps on this pile state are still accepted
@@ -93,6 +94,7 @@ def dump_state(state: OinkState) -> dict:
         "won": [list(pile) for pile in state.won],
         "removed": list(state.removed),
         "pile": list(state.pile),
+        "under": state.under,
         "pile_id": state.pile_id,
         "revealed_at": state.revealed_at,
         "pile_open": state.pile_open,
@@ -126,6 +128,7 @@ def load_state(data: dict) -> OinkState:
         won=tuple(tuple(pile) for pile in data["won"]),
         removed=tuple(data["removed"]),
         pile=tuple(data["pile"]),
+        under=data["under"],
         pile_id=data["pile_id"],
         revealed_at=data["revealed_at"],
         pile_open=data["pile_open"],

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from games.oink.cards import CRIES, card_json
 from games.oink.fairness import COLLECT_MS, LAG_CAP_MS
+from games.oink.rules import flipped
 from games.oink.state import OinkState, Phase, Slap
 
 
@@ -46,7 +47,7 @@ def build_view(state: OinkState, seat: int | None) -> dict:
         "pile": {
             "id": state.pile_id,
             "size": len(state.pile),
-            "top": [card_json(card) for card in reversed(state.pile[-2:])],
+            "top": [card_json(card) for card in reversed(flipped(state)[-2:])],
             "revealed_at": state.revealed_at,
             "open": state.pile_open,
         },

@@ -51,11 +51,12 @@ class Position:
         self.holders[food] = seat
 
     def after_goat(self, food: int, seat: int, amount: int) -> "Position":
-        """PG5 as the view lets us foresee it (an inheritor's additions are unknown)."""
+        """PG5 as the view lets us foresee it (an inheritor's additions are unknown): only the
+        pig of the stack the goat hits moves; any other waits for a step 2 (PG6)."""
         position = self.copy()
         position.totals[food][seat] -= amount
         leader = strict_leader(position.totals[food])
-        if leader != position.holders[food]:
+        if position.holders[food] == seat and leader != seat:
             position.give(food, leader)
         return position
 

@@ -101,6 +101,6 @@ DECKS: dict[str, Deck] = {deck.key: deck for deck in (STAND_IN, PICNIC)}
 
 DECK_OPTION = Option(
     "deck", "choice", STAND_IN.key, "Deck", choices=tuple(DECKS),
-    help="The stand-in deck follows the rulings until the printed counts are known; "
-         "the picnic deck has three pigs and bigger portions.",
+    choice_labels=("Five foods (68 cards)", "Picnic: three foods (45 cards)"),
+    help="Five foods with five pigs, or the picnic: three foods and three pigs, with bigger portions.",
 )

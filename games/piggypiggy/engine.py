@@ -115,7 +115,7 @@ class PiggyPiggyEngine(Engine):
         state = replace(state, hands=put(state.hands, seat, hand), discards=state.discards + (card, goat))
         state = log(state, seat, f"played a goat on player {target + 1}'s {name}: "
                                  f"a {kind.amount}-{name} card is discarded.")
-        return rules.resolve_pig(state, kind.food, now_ms)
+        return rules.resolve_pig(state, kind.food, target, now_ms)
 
     def _clock(self, state: State, action: dict, now_ms: int) -> State:
         if action.get("type") != "clock":

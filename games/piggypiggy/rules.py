@@ -6,10 +6,13 @@ the next turn. Ruling ids (PG1…) refer to ``shared/rules/piggypiggy.md``.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from games.core.cards import count_words, next_seat
-from games.piggypiggy.state import HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt, Scored, State
+from games.core.contract import turn_limit_ms
+from games.piggypiggy.state import (DROUGHT_ROUNDS, HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt,
+                                    Scored, State)
 
 
 def put(items: tuple, index: int, value) -> tuple:
@@ -83,15 +86,17 @@ def take_pig(state: State, food: int, seat: int) -> State:
     return replace(state, pigs=put(state.pigs, food, seat))
 
 
-def resolve_pig(state: State, food: int, now_ms: int) -> State:
-    """PG5: right after a goat, settle ``food``'s pig before anything else.
+def resolve_pig(state: State, food: int, target: int, now_ms: int) -> State:
+    """PG5: right after a goat on ``target``'s stack, settle ``food``'s pig before anything else.
 
-    Our decision (docs/rules/piggypiggy.md): this applies whether the pig was
-    held or in the middle — a strictly biggest stack takes it at once.
+    The rulebook's FAQ settles the pig of the stack the goat hit: only a pig
+    ``target`` holds moves. A pig in the middle, or held by someone else, waits
+    for step 2 (PG6) — a goat must not hand a middle pig to a third player.
     """
-    holder = state.pigs[food]
+    if state.pigs[food] != target:
+        return state
     leader = strict_leader(totals(state, food))
-    if leader == holder:
+    if leader == target:
         return state
     if leader is None:
         state = log(state, None, f"Nobody has the most {state.the_deck.foods[food].name}: "
@@ -115,9 +120,7 @@ def close_prompt(state: State, cards: tuple[int, ...], now_ms: int) -> State:
         state = log(state, prompt.seat, f"added {describe(state, cards)} to the stack.")
     else:
         state = log(state, prompt.seat, "added no cards.")
-    deadline = state.turn_deadline
-    if deadline is not None:
-        deadline += now_ms - prompt.started_ms
+    deadline = state.turn_deadline + now_ms - prompt.started_ms
     return replace(state, phase=Phase.PLAY, prompt=None, turn_deadline=deadline)
 
 
@@ -170,30 +173,66 @@ def score(state: State, seat: int, drawn: tuple[int, ...]) -> State:
     return state
 
 
-def after_turn(state: State, drawn: tuple[int, ...]) -> State:
-    """Our decision, "a stuck table": once nothing is left to draw or reshuffle, a whole round
-    of turns in which nobody plays food, plays a goat or draws a card ends the game on points.
-    (A goat always fills the discards, so only food plays and draws need checking.)"""
-    quiet = not (state.food_played or drawn or state.draw_pile or state.discards)
-    state = replace(state, quiet_turns=state.quiet_turns + 1 if quiet else 0)
-    if state.quiet_turns < state.seats:
+def can_refill_discards(state: State) -> bool:
+    """Whether a card could ever reach the discards again, and so be drawn (PG7) and maybe score.
+
+    Cards reach the discards only by a goat (it and its target, PG4) or a stolen
+    pig (its old holder's stack, PG5 and PG6). A goat needs another player's
+    food on a stack, which can only come from a stack or a hand; a steal needs
+    two players with that food, one of them holding some to play. The check is
+    generous — it may see a chance that sizes rule out — never the other way.
+    """
+    food_of = state.the_deck.food_of
+    in_hand = [{food_of[card] for card in hand} for hand in state.hands]  # None stands for a goat
+    anywhere = [{food for food, stack in enumerate(stacks) if stack} | (foods - {None})
+                for stacks, foods in zip(state.stacks, in_hand)]
+    for seat, foods in enumerate(in_hand):
+        others = set().union(*(anywhere[other] for other in range(state.seats) if other != seat))
+        if (None in foods and others) or (foods - {None}) & others:
+            return True
+    return False
+
+
+def no_point_left(state: State) -> bool:
+    """Whether nobody can ever score again, whatever anyone plays (PG10, our decisions).
+
+    A point is a card of a food drawn (PG8) by the holder of that food's pig,
+    who always has a card of that food on their stack: so it needs a card that
+    can still be drawn, and some food with two cards outside the points piles
+    (which they never leave).
+    """
+    if not (state.draw_pile or state.discards or can_refill_discards(state)):
+        return True
+    food_of = state.the_deck.food_of
+    scored = {card for pile in state.points for card in pile}
+    in_play = Counter(food_of[card] for card in range(len(food_of)) if card not in scored)
+    return all(count < 2 for food, count in in_play.items() if food is not None)
+
+
+def after_turn(state: State) -> State:
+    """PG10, our decisions: the game ends on points when nobody can score any more ("no
+    point left"), or after DROUGHT_ROUNDS whole rounds in a row without a point (the drought)."""
+    state = replace(state, dry_turns=0 if state.scored.cards else state.dry_turns + 1)
+    if no_point_left(state):
+        state = log(state, None, "Nobody can score any more: the game ends on points.")
+        return replace(state, phase=Phase.OVER, ending="no_point_left", turn_deadline=None)
+    if state.dry_turns < DROUGHT_ROUNDS * state.seats:
         return state
-    state = log(state, None, "A whole round passed with nothing left to draw and no card played: "
-                             "the game ends on points.")
-    return replace(state, phase=Phase.OVER, ending="stuck", turn_deadline=None)
+    state = log(state, None, f"{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points.")
+    return replace(state, phase=Phase.OVER, ending="drought", turn_deadline=None)
 
 
 def begin_turn(state: State, seat: int, now_ms: int) -> State:
     """Start ``seat``'s turn. PG9: with an empty hand they skip to drawing and scoring, and play moves on."""
     while True:
-        deadline = now_ms + state.turn_seconds * 1000 if state.turn_seconds else None
+        # PG12: the turn timer, or without one the longest wait, so no table waits for ever on one player.
         state = replace(state, current=seat, phase=Phase.PLAY, turn=state.turn + 1, food_played=False,
-                        prompt=None, turn_deadline=deadline)
+                        prompt=None, turn_deadline=now_ms + turn_limit_ms(state.turn_seconds))
         if state.hands[seat]:
             return state
         state = log(state, seat, "has no cards: skips to drawing.")
         state, drawn = draw_up(state, seat)
-        state = after_turn(score(state, seat, drawn), drawn)
+        state = after_turn(score(state, seat, drawn))
         if state.phase is Phase.OVER:
             return state
         seat = next_seat(seat, state.seats)
@@ -205,7 +244,7 @@ def finish_turn(state: State, now_ms: int) -> State:
     state, drawn = draw_up(state, state.current)
     state = score(state, state.current, drawn)
     if state.phase is not Phase.OVER:
-        state = after_turn(state, drawn)
+        state = after_turn(state)
     if state.phase is Phase.OVER:
         return state
     return begin_turn(state, next_seat(state.current, state.seats), now_ms)

@@ -16,6 +16,8 @@ WIN_POINTS = 8
 LOG_LENGTH = 30
 # PG5's prompt must time out even without a turn timer, or the inheritor could stall the table.
 PROMPT_SECONDS = 20
+# Our decision (PG10): this many whole rounds in a row without a point end the game on points.
+DROUGHT_ROUNDS = 10
 
 
 class Phase(str, Enum):
@@ -62,9 +64,9 @@ class State:
     scored: Scored | None = None
     events: tuple[tuple[int, int | None, str], ...] = ()  # the last LOG_LENGTH (n, seat, text)
     event_count: int = 0
-    quiet_turns: int = 0  # turns in a row with nothing to draw and no card played (Our decisions)
+    dry_turns: int = 0  # turns in a row in which nobody scored a point (the drought, PG10)
     winner: int | None = None
-    ending: str = ""  # why the game ended: "points" (PG10) or "stuck" (Our decisions)
+    ending: str = ""  # why the game ended: "points", "no_point_left" or "drought" (PG10)
 
     @property
     def seats(self) -> int:
@@ -96,7 +98,7 @@ def dump_state(state: State) -> dict:
         "scored": None if state.scored is None else [state.scored.seat, list(state.scored.cards)],
         "events": [list(event) for event in state.events],
         "event_count": state.event_count,
-        "quiet_turns": state.quiet_turns,
+        "dry_turns": state.dry_turns,
         "winner": state.winner,
         "ending": state.ending,
     }
@@ -123,7 +125,7 @@ def load_state(data: dict) -> State:
         scored=None if scored is None else Scored(scored[0], tuple(scored[1])),
         events=tuple((n, seat, text) for n, seat, text in data["events"]),
         event_count=data["event_count"],
-        quiet_turns=data["quiet_turns"],
+        dry_turns=data["dry_turns"],
         winner=data["winner"],
         ending=data["ending"],
     )

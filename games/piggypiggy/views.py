@@ -81,5 +81,6 @@ def build_view(state: State, seat: int | None) -> dict:
             "seat": state.scored.seat, "cards": cards_json(state, state.scored.cards)},
         "winner": state.winner,
         "ending": state.ending or None,
+        "dry_rounds": state.dry_turns // state.seats,  # whole rounds without a point (PG10's drought)
         "log": [{"n": n, "seat": who, "text": text} for n, who, text in state.events],
     }

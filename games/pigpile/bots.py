@@ -2,7 +2,10 @@
 
 The sensible bot plays low and sheds whole sets, keeps Hog Wilds and Hog Wash
 8s for when they pay (a big pile to wash, or nothing else to play), takes any
-wash a run of three offers, and lays its strongest cards face up.
+wash a run of three offers, and lays its strongest cards face up. Once the
+draw pile is gone it now and then makes another play: without it a table of
+such bots could pass the same cards round for ever (each plays its usual
+set, the next picks it up, and nobody ever washes or goes out).
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from games.pigpile.cards import HOG_WASH, WILD
 from games.pigpile.rules import strength
 
 BIG_PILE = 5
+ENDGAME_WHIM = 0.2  # how often, once the draw pile is gone, it plays something else than its best
 
 
 class SensibleBot(Bot):
@@ -29,6 +33,8 @@ class SensibleBot(Bot):
             return min(legal, key=lambda action: (strength(action["rank"]), -action["count"]))
         if kind == "pickup":
             return legal[0]
+        if view["draw_count"] == 0 and len(legal) > 1 and rng.random() < ENDGAME_WHIM:
+            return rng.choice(legal)
         return max(legal, key=lambda action: _play_score(view, action))
 
 

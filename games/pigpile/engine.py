@@ -8,9 +8,9 @@ choice, scoring), ``turns`` (plays, washes, specials) and ``views``. Ruling ids
 from __future__ import annotations
 
 from games.core import Engine, IllegalAction, Option, Outcome, Rng, legal_match, ranks_from_scores
-from games.core.contract import TURN_SECONDS
+from games.core.contract import TURN_SECONDS, turn_limit_ms
 from games.pigpile import turns, views
-from games.pigpile.rounds import choose_face_up, choose_for_the_slow, new_game
+from games.pigpile.rounds import CHOOSE_SECONDS, choose_face_up, choose_for_the_slow, new_game
 from games.pigpile.rules import legal_actions, safe_action
 from games.pigpile.state import Phase, PigPileState, dump_state, load_state, with_event
 
@@ -24,9 +24,10 @@ class PigPileEngine(Engine):
     max_seats = 6
     options = (
         Option("greased_pig_start", "bool", False, "Greased Pig Start",
-               help="First round only: the face-up cards are dealt, nobody chooses (PP2)."),
+               help="In the first round everyone's three face-up cards are dealt at random instead of chosen."),
         Option("three_player_last_gets_one", "bool", False, "3 players: the last player gets a pig",
-               help="With three players the one left holding cards gets 1 pig instead of 0 (PP17)."),
+               help="In a three-player game, the player still holding cards when a round ends gets "
+                    "1 pig instead of none."),
         TURN_SECONDS,
     )
 
@@ -71,10 +72,16 @@ class PigPileEngine(Engine):
         return views.hidden_cards(state, seat)
 
     def next_deadline(self, state: PigPileState) -> int | None:
-        """The turn timer (or the CHOOSE phase's), counted from when the turn or phase began."""
-        if state.phase is Phase.OVER or not state.turn_seconds:
+        """The turn timer (or the CHOOSE phase's), counted from when the turn or phase began.
+
+        Without a turn timer the face-up choice still ends after CHOOSE_SECONDS (PP1) and a
+        turn after the longest wait (PP21): no table waits for ever on one player.
+        """
+        if state.phase is Phase.OVER:
             return None
-        return state.began_ms + state.turn_seconds * 1000
+        if state.phase is Phase.CHOOSE and not state.turn_seconds:
+            return state.began_ms + CHOOSE_SECONDS * 1000
+        return state.began_ms + turn_limit_ms(state.turn_seconds)
 
     def outcome(self, state: PigPileState) -> Outcome | None:
         if state.phase is not Phase.OVER:

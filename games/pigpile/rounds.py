@@ -9,6 +9,8 @@ from games.pigpile.rules import strongest_choice
 SLOP = 3
 HAND = 7
 FACE_UP = 3
+CHOOSE_SECONDS = 60
+"""PP1: the face-up choice's timeout at a table without a turn timer."""
 PLACES = ("first", "second")
 
 
@@ -28,19 +30,19 @@ def new_game(seats: int, seed: int, options: dict, rng) -> PigPileState:
 
 def deal(state: PigPileState, now_ms: int) -> PigPileState:
     """PP1: 3 Slop each, then 7 to the hand; the rest is the draw pile. PP2: the Greased Pig Start
-    deals the first round's face-up cards at random instead of letting players choose."""
+    only skips the first round's choosing — three of those seven, at random, are dealt face up."""
     deck, rng = state.rng.shuffled(range(CARD_COUNT))
     n = state.seats
     slop = tuple(deck[SLOP * seat:SLOP * seat + SLOP] for seat in range(n))
     hands_at = SLOP * n
+    chunks = [deck[hands_at + HAND * seat:hands_at + HAND * (seat + 1)] for seat in range(n)]
     greased = state.greased_pig_start and state.round == 1
-    dealt = HAND + (FACE_UP if greased else 0)
-    chunks = [deck[hands_at + dealt * seat:hands_at + dealt * (seat + 1)] for seat in range(n)]
-    hands = tuple(tuple(sorted(chunk[:HAND])) for chunk in chunks)
-    face_up = tuple(tuple(sorted(chunk[HAND:])) for chunk in chunks)
+    face_up_count = FACE_UP if greased else 0  # the deck is shuffled: the chunk's first cards are random
+    hands = tuple(tuple(sorted(chunk[face_up_count:])) for chunk in chunks)
+    face_up = tuple(tuple(sorted(chunk[:face_up_count])) for chunk in chunks)
     state = evolve(
         state, rng=rng, hands=hands, face_up=face_up, slop=slop,
-        draw=tuple(deck[hands_at + dealt * n:]), pile=(), washed=(), direction=1, turn=state.dealer,
+        draw=tuple(deck[hands_at + HAND * n:]), pile=(), washed=(), direction=1, turn=state.dealer,
         out=(), phase=Phase.PLAY if greased else Phase.CHOOSE, began_ms=now_ms,
     )
     state = with_event(state, state.dealer, f"dealt round {state.round}")

@@ -26,7 +26,9 @@ class SnoutEngine(Engine):
     max_seats = 6
     options = (
         Option("toss_odds", "choice", "kern", "Pig odds", choices=("kern", "cards"),
-               help="kern: a real pig's measured landings; cards: the deck's 18/16/10/5/2/1."),
+               choice_labels=("Like a real pig", "Like the cards"),
+               help="How often the pig lands each way: as a real plastic pig lands (counted over "
+                    "thousands of tosses), or in proportion to the position cards (18, 16, 10, 5, 2, 1)."),
         Option("early_snout", "bool", False, "Early Snout",
                help="After each toss anyone may call Snout: fewest points in hand wins the round."),
         TURN_SECONDS,

@@ -9,6 +9,7 @@ import dataclasses
 from itertools import combinations_with_replacement
 
 from games.core import Rng
+from games.core.contract import turn_limit_ms
 from games.core.cards import deal as take, next_seat, remove_cards
 from games.snout import pigs
 from games.snout.pigs import JOWLER, JOWLER_CARD, PIGS, describe
@@ -130,10 +131,10 @@ def exchange(state: SnoutState, now: int) -> SnoutState:
 
 
 def start_turn(state: SnoutState, tosser: int, now: int) -> SnoutState:
-    """The pig is with ``tosser``; a turn timer (S6) tosses for a slow player."""
-    deadline = now + state.turn_seconds * 1000 if state.turn_seconds else None
+    """The pig is with ``tosser``; the turn timer (S6) tosses for a slow player — without one,
+    after the longest wait, so no table waits for ever on one player."""
     return dataclasses.replace(state, phase=Phase.TOSS, tosser=tosser, done=(False,) * state.seats,
-                               deadline=deadline)
+                               deadline=now + turn_limit_ms(state.turn_seconds))
 
 
 def toss_pig(state: SnoutState, now: int) -> SnoutState:

@@ -19,7 +19,7 @@ def _option_field(option) -> forms.Field:
     if option.kind == "int":
         return forms.IntegerField(min_value=option.min, max_value=option.max, **common)
     if option.kind == "choice":
-        return forms.ChoiceField(choices=[(choice, choice.replace("_", " ")) for choice in option.choices], **common)
+        return forms.ChoiceField(choices=option.labelled_choices(), **common)
     raise ValueError(f"unknown option kind {option.kind}")
 
 
@@ -56,6 +56,9 @@ class CreateTableForm(forms.Form):
         seats, bots = cleaned.get("seats"), cleaned.get("bots")
         if seats is not None and bots is not None and bots >= seats:
             self.add_error("bots", f"At most {seats - 1} bots: one seat is yours.")
+        if cleaned.get("opt_turn_seconds") == 0 and not cleaned.get("private"):
+            self.add_error("opt_turn_seconds", "No timer (0) is only for private tables: "
+                                               "set a turn timer or make the table private.")
         return cleaned
 
     def option_fields(self):

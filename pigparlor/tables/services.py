@@ -47,6 +47,16 @@ def _seats(table) -> list[Seat]:
     return seats_at(table)
 
 
+NO_TIMER_IS_PRIVATE = "a public table needs a turn timer: turn_seconds 0 (no timer) is only for private tables"
+
+
+def check_turn_timer(options: dict, private: bool) -> None:
+    """A public table always has a turn timer (the option's default is 30 s); only a private
+    table may choose none. Even then no phase waits for ever (games.core.turn_limit_ms)."""
+    if not private and options.get("turn_seconds") == 0:
+        raise TableError(BAD_REQUEST, NO_TIMER_IS_PRIVATE)
+
+
 @transaction.atomic
 def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
                  bot_kind=STAND_IN) -> Table:
@@ -73,6 +83,7 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
         options = engine.clean_options(options)
     except IllegalAction as refusal:
         raise TableError(BAD_REQUEST, refusal.reason) from None
+    check_turn_timer(options, private)
     if not 0 <= bots < seats:
         raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - 1}")
     if host is not None:

@@ -50,6 +50,23 @@ def test_join_takes_a_seat_and_the_full_table_starts(count_game):
     assert (late.status_code, late.json()["code"]) == (409, "illegal")
 
 
+@pytest.mark.parametrize("game", ["countgame", "pigpile", "piggypiggy", "snout"])
+def test_a_public_table_gets_a_30_s_turn_timer_and_may_not_ask_for_none(count_game, game):
+    """Issue 10: "no timer" only at a private table; a public one asking for none gets a clear 400."""
+    call = api(make_user("ana"))
+    body = {"game": game, "seats": 3, "bots": 2}
+    created = call("post", "/api/tables/", body)
+    assert created.status_code == 201
+    assert Table.objects.get(pk=created.json()["id"]).options["turn_seconds"] == 30
+    refused = call("post", "/api/tables/", {**body, "options": {"turn_seconds": 0}})
+    assert refused.status_code == 400 and refused.json() == {
+        "type": "error", "code": "bad_request",
+        "message": "a public table needs a turn timer: turn_seconds 0 (no timer) is only for private tables"}
+    private = call("post", "/api/tables/", {**body, "options": {"turn_seconds": 0}, "private": True})
+    assert private.status_code == 201
+    assert Table.objects.get(pk=private.json()["id"]).options["turn_seconds"] == 0
+
+
 @pytest.mark.parametrize("body,status,code", [
     ({"game": "chess", "seats": 2}, 400, "bad_request"),
     ({"game": "countgame", "seats": 11}, 400, "bad_request"),

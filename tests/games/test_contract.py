@@ -3,7 +3,8 @@
 A new game gets the whole net for free: seeded random playouts end with an
 outcome, every bot move is legal, ``apply`` never mutates its input,
 ``load(dump(s)) == s`` through JSON, a replay of the log gives the same state,
-and no view shows a card ``hidden_cards`` says its viewer may not see.
+no view shows a card ``hidden_cards`` says its viewer may not see, and no
+table waits for ever on a player who does nothing, even without a turn timer.
 """
 import json
 import random
@@ -11,7 +12,7 @@ import random
 import pytest
 
 from games.core import IllegalAction, Outcome
-from games.core.bots import RandomBot
+from games.core.bots import Bot, RandomBot
 from games.core.playout import play, replay
 from games.core.viewcheck import cards_in_view
 from pigparlor.tables.registry import all_games
@@ -49,6 +50,37 @@ def test_random_playouts_keep_the_contract(game, seats):
         assert sorted(result.outcome.ranks)[0] == 1 and len(result.outcome.ranks) == seats
         assert len(result.outcome.scores) == seats
         assert replay(engine, seats, seed, None, result.log) == result.state
+
+
+class Idle(Bot):
+    """A player who never does anything: only the clock moves the game on."""
+
+    kind = "idle"
+
+    def choose(self, view, legal, rng):
+        return None
+
+
+def least_timer(engine) -> dict:
+    """The table option with the least turn timer the game allows: none (0) where it may be off."""
+    option = next(option for option in engine.options if option.name == "turn_seconds")
+    return {"turn_seconds": option.min}
+
+
+@pytest.mark.parametrize("game,seats", SEAT_COUNTS, ids=[ids(p) for p in SEAT_COUNTS])
+def test_no_phase_waits_for_ever_on_idle_players_even_without_a_turn_timer(game, seats):
+    """Issue 10 (PG5, PG12, PP1, PP21, S3, S6, O2): every phase of every game has a deadline,
+    so a table of players who never act is played to its end by the clock alone."""
+    engine = game.engine
+
+    def check(state, seat, action, now_ms):
+        assert seat is None
+        assert engine.outcome(state) is not None or engine.next_deadline(state) is not None
+
+    state = engine.start(seats, 1, least_timer(engine))
+    assert engine.next_deadline(state) is not None
+    result = play(engine, [Idle() for _ in range(seats)], 1, least_timer(engine), on_step=check)
+    assert isinstance(result.outcome, Outcome)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])

@@ -5,7 +5,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from pigparlor.tables.registry import all_games
+from games.core.playout import option_mixes
+from pigparlor.tables.registry import all_games, get_game
 
 
 @pytest.mark.parametrize("game", [g.slug for g in all_games()])
@@ -14,9 +15,27 @@ def test_simulate_prints_a_summary_with_no_illegal_moves(game):
     call_command("simulate", game, "--games", "3", "--seats", "4", "--seed", "5", stdout=out)
     summary = json.loads(out.getvalue().strip().splitlines()[-1])
     assert summary["game"] == game and summary["games"] == 3 and summary["seats"] == 4
+    assert summary["options"] == get_game(game).engine.clean_options({})
     assert summary["finished"] == 3 and summary["illegal"] == 0
     assert summary["bots"] == ["sensible", "random", "sensible", "random"]
     assert sum(summary["wins"].values()) == pytest.approx(3)
+
+
+def test_simulate_runs_every_seat_count_and_every_option_mix_one_line_each():
+    out = io.StringIO()
+    call_command("simulate", "snout", "--games", "2", "--all-seats", "--all-options",
+                 "--options", '{"turn_seconds": 0}', stdout=out)
+    runs = [json.loads(line) for line in out.getvalue().strip().splitlines()]
+    assert [(run["seats"], run["options"]["toss_odds"], run["options"]["early_snout"]) for run in runs] == [
+        (seats, odds, early) for seats in range(2, 7) for odds in ("kern", "cards") for early in (False, True)]
+    assert all(run["options"]["turn_seconds"] == 0 and run["finished"] == 2 and run["illegal"] == 0 for run in runs)
+
+
+def test_option_mixes_vary_yes_no_and_choice_options_and_keep_the_rest():
+    engine = get_game("piggypiggy").engine
+    assert option_mixes(engine) == [{"turn_seconds": 30, "deck": "stand-in"}, {"turn_seconds": 30, "deck": "picnic"}]
+    assert option_mixes(engine, {"deck": "picnic", "turn_seconds": 5}) == [{"turn_seconds": 5, "deck": "picnic"}]
+    assert len(option_mixes(get_game("pigpile").engine)) == 4
 
 
 @pytest.mark.parametrize("args,message", [

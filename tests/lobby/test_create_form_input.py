@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_a_title_with_invisible_characters_is_refused(client, count_game, title):
     client.force_login(make_user("ana"))
     response = client.post(reverse("lobby:create", args=["countgame"]),
-                           {"seats": 2, "bots": 0, "title": title, "opt_turn_seconds": 0})
+                           {"seats": 2, "bots": 0, "title": title, "opt_turn_seconds": 30})
     assert response.status_code == 200 and "invisible character" in str(response.context["form"].errors["title"])
     assert not Table.objects.exists()
 
@@ -22,5 +22,5 @@ def test_a_title_with_invisible_characters_is_refused(client, count_game, title)
 def test_an_ordinary_title_is_kept(client, count_game):
     client.force_login(make_user("ana"))
     client.post(reverse("lobby:create", args=["countgame"]),
-                {"seats": 2, "bots": 0, "title": "Sunday swill 🐷", "opt_turn_seconds": 0})
+                {"seats": 2, "bots": 0, "title": "Sunday swill 🐷", "opt_turn_seconds": 30})
     assert Table.objects.get().title == "Sunday swill 🐷"

@@ -1,4 +1,6 @@
 """The lobby's pages: games, the generic create-table form, join/leave/start, invites, rules."""
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -26,7 +28,7 @@ def logged_in(client, user):
 
 
 def create(client, slug="countgame", **fields):
-    data = {"seats": 2, "bots": 0, "title": "", "opt_turn_seconds": 0, **fields}
+    data = {"seats": 2, "bots": 0, "title": "", "opt_turn_seconds": 30, **fields}
     return client.post(reverse("lobby:create", args=[slug]), data)
 
 
@@ -52,6 +54,28 @@ def test_create_form_defaults_are_accepted_by_the_engine(game):
     bound = CreateTableForm(data, game=game)
     assert bound.is_valid(), bound.errors
     assert game.engine.clean_options(bound.table_options()) == game.engine.clean_options({})
+
+
+def test_a_public_table_needs_a_turn_timer_a_private_one_may_have_none(client, count_game, ana):
+    """Issue 10: the form says so on the timer field, and creates nothing."""
+    response = create(logged_in(client, ana), opt_turn_seconds=0)
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert response.context["form"].errors["opt_turn_seconds"] == [
+        "No timer (0) is only for private tables: set a turn timer or make the table private."]
+    create(client, opt_turn_seconds=0, private="on")
+    assert Table.objects.get().options == {"turn_seconds": 0}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.slug for g in GAMES])
+def test_option_help_speaks_players_words(client, ana, game):
+    """Issue 10: no ruling ids ("(PP2)") or internal words ("kern", "stand-in") on the form."""
+    html = logged_in(client, ana).get(reverse("lobby:game", args=[game.slug])).content.decode()
+    form = html[html.index('class="create-table"'):]
+    text = re.sub(r"<[^>]*>", " ", form[:form.index("</form>")])  # what players read, not the values sent
+    assert f"{game.title} options" in text
+    assert not re.search(r"\((?:PP|PG|O|S)\d+\)", text)
+    for word in ("kern", "stand-in", "ruling", "printed counts"):
+        assert word not in text.lower(), word
 
 
 def test_game_page_shows_the_form_and_the_live_listing(client, count_game, ana):

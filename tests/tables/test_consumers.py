@@ -206,7 +206,7 @@ async def test_the_clock_task_fires_turn_timers_and_bot_moves(count_game):
 
 async def test_a_player_who_stays_away_gets_a_bot_and_gets_the_seat_back_on_return(count_game, settings):
     settings.PIGPARLOR_SEAT_GRACE_MS = 30_000
-    ana, ben, table_id = await two_player_table(count_game)
+    ana, ben, table_id = await two_player_table(count_game, turn_seconds=600)  # the grace runs out first
     socket, bens = await open_socket(ana, table_id), await open_socket(ben, table_id)
     await drain(socket)
     await socket.disconnect()

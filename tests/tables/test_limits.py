@@ -97,7 +97,7 @@ def test_the_lobby_form_shows_the_limit(client, count_game, limits):
         create(ana)
     client.force_login(ana)
     response = client.post(reverse("lobby:create", args=["countgame"]),
-                           {"seats": 2, "bots": 0, "title": "", "opt_turn_seconds": 0})
+                           {"seats": 2, "bots": 0, "title": "", "opt_turn_seconds": 30})
     assert response.status_code == 200
     assert "you already host 3 tables that are not over" in response.content.decode()
     assert Table.objects.count() == 3

@@ -9,7 +9,7 @@ Nothing here adds information the view does not already give this viewer.
 from __future__ import annotations
 
 from games.core.cards import next_seat
-from games.piggypiggy.state import WIN_POINTS
+from games.piggypiggy.state import DROUGHT_ROUNDS, WIN_POINTS
 
 # The shared card art (static/img/cards.svg, static/css/cards.css) names foods in the singular.
 ART = {"ice-cream": "ice-cream", "tacos": "taco", "donuts": "donut", "fries": "fries", "cookies": "cookie"}
@@ -32,6 +32,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "turn_number": view["turn_number"],
         "draw_pile": view["draw_pile"],
         "discards": view["discards"],
+        "drought": _drought(view),
         "steps": _steps(view),
         "pigs": [_pig(view, food, names, seat) for food in range(len(view["pigs"]))],
         "others": [_seat(view, other, names, targets) for other in order],
@@ -161,8 +162,16 @@ def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
             "total": view["points"][scored["seat"]]["count"]}
 
 
+def _drought(view: dict) -> dict | None:
+    """PG10, our decision: once half the rounds the drought allows have gone by without a
+    point, everyone sees how near the game is to ending on points."""
+    if view["phase"] == "over" or view["dry_rounds"] < DROUGHT_ROUNDS // 2:
+        return None
+    return {"rounds": view["dry_rounds"], "limit": DROUGHT_ROUNDS}
+
+
 def _result(view: dict, names: dict) -> dict | None:
-    """PG10 (or our stuck-table ending): why the game ended, and everyone's points and pigs."""
+    """PG10 (or one of our endings on points): why the game ended, and everyone's points and pigs."""
     if view["phase"] != "over":
         return None
     pigs = [sum(1 for pig in view["pigs"] if pig["holder"] == index) for index in names]
@@ -171,6 +180,8 @@ def _result(view: dict, names: dict) -> dict | None:
                   key=lambda row: (-row["points"], -row["pigs"]))
     if view["winner"] is not None:
         headline = f"{names[view['winner']]} reached {WIN_POINTS} points and wins!"
+    elif view["ending"] == "drought":
+        headline = f"{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points."
     else:
-        headline = "Nothing left to draw and nobody could play: the game ends on points."
+        headline = "Nobody can score any more: the game ends on points."
     return {"headline": headline, "rows": rows}

@@ -48,7 +48,7 @@ def position(decks: list[str], pile: str = "", won: list[str] | None = None, *, 
     return OinkState(
         seats=seats, penalty_card=penalty_card, reveal_gap_ms=gap, turn_ms=turn_ms, rng=Rng.from_seed(0),
         decks=tuple(cards(deck) for deck in decks), won=tuple(cards(pile) for pile in won), removed=(),
-        pile=pile_cards, pile_id=len(pile_cards), revealed_at=now, pile_open=bool(pile_cards), slaps=(), judged=0,
+        pile=pile_cards, under=0, pile_id=len(pile_cards), revealed_at=now, pile_open=bool(pile_cards), slaps=(), judged=0,
         phase=phase, deadline_at=deadline, phase_since=now, flipper=flipper, round=1, monkeys=(0,) * seats,
         verdict=None, log=(), events=0,
     )

@@ -22,7 +22,7 @@ from games.oink.state import Phase
 
 OPTIONS = st.fixed_dictionaries({
     "penalty_card": st.booleans(),
-    "turn_seconds": st.sampled_from([0, 2, 6]),
+    "turn_seconds": st.sampled_from([1, 2, 6]),
     "reveal_gap_ms": st.sampled_from([500, 900, 1200]),
 })
 

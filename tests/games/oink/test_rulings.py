@@ -4,7 +4,7 @@ import pytest
 from games.core import IllegalAction
 from games.core.viewcheck import cards_in_view
 from games.oink.cards import OINK
-from games.oink.engine import DEFAULT_TURN_MS, ENGINE
+from games.oink.engine import ENGINE
 from games.oink.fairness import COLLECT_MS, LAG_CAP_MS
 from games.oink.state import Phase
 
@@ -68,9 +68,11 @@ def test_o2_turn_timer_flips_for_a_slow_player():
     assert "out of time" in state.log[-1].text
 
 
-def test_o2_a_default_turn_timer_when_the_table_sets_none():
-    assert ENGINE.next_deadline(ENGINE.start(2, 1, {"turn_seconds": 0})) == DEFAULT_TURN_MS
+def test_o2_the_flip_timer_is_5_s_unless_the_table_sets_another_and_never_off():
+    assert ENGINE.next_deadline(ENGINE.start(2, 1)) == 5000
     assert ENGINE.next_deadline(ENGINE.start(2, 1, {"turn_seconds": 9})) == 9000
+    with pytest.raises(IllegalAction, match="between 1 and 60"):
+        ENGINE.start(2, 1, {"turn_seconds": 0})
 
 
 def test_o2_reveal_gap_is_a_table_option():
@@ -141,6 +143,26 @@ def test_o5_penalty_card_goes_from_the_winning_pile_under_the_discard_pile():
 def test_o5_penalty_card_with_no_winning_pile_makes_the_monkey():
     state = clock(slap(position(["dog3", "cow2"], "sheep4 cat1", penalty_card=True), 1, SHEEP, 300))
     assert state.monkeys == (0, 1) and state.verdict.penalties == ()
+
+
+@pytest.mark.parametrize("first,penalty,cry", [("cow3", "cow4", COW), ("cat2", "dog5", OINK)])
+def test_o5_a_penalty_card_under_the_rounds_lone_first_card_makes_no_pair(first, penalty, cry):
+    """Issue 10 (O3): the first card alone is only ever a pig, so a penalty card put under it
+    must not become the second card of a pair nobody saw flipped."""
+    state = position(["dog3", "sheep1", "chick1"], first, ["", penalty, ""], penalty_card=True)
+    state = clock(slap(state, 1, DONKEY, 300))  # a false slap: seat 1 pays with its penalty card
+    assert state.pile == Cards()(f"{penalty} {first}") and state.verdict.penalties == (1,)
+    assert [card["card"] for card in ENGINE.view(state, 0)["pile"]["top"]] == [Cards().one(first)]
+    state = clock(slap(state, 2, cry, 900))
+    assert state.verdict.cry is None and state.verdict.taker is None and state.monkeys == (0, 0, 1)
+
+
+def test_o3_after_a_penalty_under_the_first_card_the_next_flip_pairs_with_the_first_card():
+    state = position(["cow4", "sheep1", "chick1"], "cow3", ["", "dog5", ""], penalty_card=True, flipper=0)
+    state = clock(slap(state, 1, DONKEY, 300))
+    state = flip(ready_to_flip(state), state.deadline_at)
+    state = clock(slap(state, 2, COW, state.revealed_at + 400))
+    assert state.verdict.cry == COW and state.verdict.taker == 2 and len(state.won[2]) == 3
 
 
 # -- O6: who wins the pile -------------------------------------------------------------

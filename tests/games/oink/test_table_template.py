@@ -129,7 +129,7 @@ def test_o9_a_flip_changes_only_the_pile_prompt_and_players():
 def test_sampled_real_games_render_without_leaks(seats):
     """Bot games with 2, 4 and 6 seats, rendered for every viewer at sampled moments."""
     dice = random.Random(seats)
-    state = ENGINE.start(seats, dice.randrange(1 << 30), {"turn_seconds": 0})
+    state = ENGINE.start(seats, dice.randrange(1 << 30))
     now, steps = 0, 0
     bots = [BOTS["sensible"]] * seats
     while state.phase is not Phase.OVER and steps < 400:

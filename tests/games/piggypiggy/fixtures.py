@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from games.core import Rng
+from games.core.contract import turn_limit_ms
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.engine import ENGINE
 from games.piggypiggy.state import Phase, State
@@ -85,7 +86,7 @@ def table(hands, stacks=None, pigs=None, points=None, draw="", rest="draw", disc
         deck=deck, turn_seconds=turn_seconds, rng=Rng.from_seed(seed), hands=hand_cards,
         stacks=tuple(stack_cards), pigs=tuple(holders), points=point_cards, draw_pile=draw_pile,
         discards=discard_pile, current=current, phase=Phase.PLAY, turn=1, food_played=food_played,
-        turn_deadline=turn_seconds * 1000 if turn_seconds else None,
+        turn_deadline=turn_limit_ms(turn_seconds),
     )
 
 

@@ -2,6 +2,7 @@
 import pytest
 
 from games.core import IllegalAction
+from games.core.contract import UNTIMED_LIMIT_SECONDS
 from games.piggypiggy.engine import ENGINE
 from games.piggypiggy.state import PROMPT_SECONDS, Phase
 from tests.games.piggypiggy.fixtures import add, end_play, goat, hand, holder, play, stack, table, tokens
@@ -77,7 +78,8 @@ def test_pg5_prompt_times_out_as_add_none_even_without_a_turn_timer():
         ENGINE.apply(state, None, {"type": "clock"}, 4000 + PROMPT_SECONDS * 1000 - 1)
     state = ENGINE.apply(state, None, {"type": "clock"}, 4000 + PROMPT_SECONDS * 1000)
     assert stack(state, 2, "T") == "T2" and hand(state, 2) == "I2 T1"
-    assert state.phase is Phase.PLAY and ENGINE.next_deadline(state) is None
+    # Seat 0's own turn goes on, its clock (the longest wait, no timer) paused during the prompt.
+    assert state.phase is Phase.PLAY and ENGINE.next_deadline(state) == (UNTIMED_LIMIT_SECONDS + PROMPT_SECONDS) * 1000
 
 
 def test_pg5_prompt_pauses_the_turn_timer_and_uses_its_length():
@@ -98,12 +100,36 @@ def test_pg5_current_player_who_takes_a_pig_by_goat_may_add_and_still_play_food(
     assert stack(state, 0, "D") == "D1"
 
 
-def test_pg5_a_pig_in_the_middle_goes_at_once_to_a_new_strictly_biggest_stack():
-    """Our decision: PG5 settles the pig whether it was held or in the middle."""
-    state = table(["G I1", "C1", "C2"], stacks=["", "T2", "T2"])
+def test_pg6_a_goat_that_breaks_a_tie_leaves_a_middle_pig_in_the_middle():
+    """Issue 10: the FAQ settles the pig of the stack a goat hits; a pig already in the middle
+    stays there until the current player's step 2, so it cannot be handed to a third player
+    who would then lose their whole stack to the current player's steal."""
+    state = table(["G T3", "C1", "C2"], stacks=["", "T2", "T2"])
     state = goat(state, 1, "T2")
-    assert holder(state, "T") == 2
-    assert state.phase is Phase.PLAY  # seat 2 holds no tacos: no prompt
+    assert holder(state, "T") is None and state.phase is Phase.PLAY and state.prompt is None
+    state = end_play(play(state, "T"))
+    assert holder(state, "T") == 0
+    assert stack(state, 2, "T") == "T2"  # seat 2 never held the pig, so it keeps its stack
+
+
+def test_pg6_a_middle_pig_waits_for_the_step_2_of_the_player_who_leads():
+    state = table(["G I1", "C1", "C2"], stacks=["", "T2", "T2"])
+    state = end_play(goat(state, 1, "T2"))
+    assert holder(state, "T") is None  # seat 0's step 2: seat 0 has no tacos
+    state = end_play(state)
+    assert holder(state, "T") is None  # seat 1's step 2: seat 1 has no tacos left
+    state = end_play(state)
+    assert holder(state, "T") == 2  # seat 2's own step 2 (PG6)
+
+
+def test_pg6_a_goat_on_another_stack_leaves_a_held_pig_for_step_2():
+    """The current player who already outgrew the holder steals in step 2, not by a goat
+    on a third player's stack (which would also wrongly offer them PG5's prompt)."""
+    state = table(["G T2 T2 I1", "C1", "C2"], stacks=["", "T3", "T1"], pigs={"T": 1})
+    state = goat(play(state, "T"), 2, "T1")
+    assert holder(state, "T") == 1 and state.phase is Phase.PLAY and state.prompt is None
+    state = end_play(state)
+    assert holder(state, "T") == 0 and stack(state, 1, "T") == ""
 
 
 def test_pg5_only_matching_cards_may_be_added():

@@ -2,6 +2,7 @@
 import pytest
 
 from games.core import IllegalAction
+from games.core.contract import UNTIMED_LIMIT_SECONDS
 from games.core.viewcheck import cards_in_view
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.engine import ENGINE
@@ -200,29 +201,13 @@ def test_pg12_when_the_turn_timer_runs_out_no_more_food_or_goats_but_steps_two_t
     assert state.current == 1 and ENGINE.next_deadline(state) == 60000
 
 
-def test_pg12_without_a_turn_timer_the_clock_has_nothing_to_do():
-    state = table(["T2", "I1"])
-    assert ENGINE.next_deadline(state) is None
+def test_pg12_without_a_turn_timer_an_idle_player_is_still_played_for_after_the_longest_wait():
+    """Issue 10: no live table waits for ever on one person, timer or not."""
+    state = ENGINE.start(2, 5, {"turn_seconds": 0})
+    assert ENGINE.next_deadline(state) == UNTIMED_LIMIT_SECONDS * 1000
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, None, {"type": "clock"}, 10 ** 9)
-
-
-def test_our_decision_a_quiet_round_with_nothing_to_draw_ends_the_game_on_points():
-    state = table(["G", "G"], stacks=["T1", "D1"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out")
-    state = end_play(state)
-    assert state.phase is Phase.PLAY and state.current == 1
-    state = end_play(state)
-    assert state.phase is Phase.OVER and state.ending == "stuck"
-    assert ENGINE.outcome(state).ranks == (1, 2)
-
-
-def test_our_decision_a_goat_keeps_the_table_alive():
-    state = table(["G", "G"], stacks=["T1", "D1"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out")
-    state = end_play(goat(end_play(state), 0, "T1"))
-    assert state.phase is Phase.PLAY and state.quiet_turns == 0
-
-
-def test_our_decision_empty_hands_with_nothing_to_draw_end_without_looping():
-    state = end_play(play(table(["T1", ""], rest="out"), "T"))
-    assert state.phase is Phase.OVER and state.ending == "stuck"
-    assert ENGINE.outcome(state).ranks == (1, 2)  # no points either way: the tacos pig decides
+        ENGINE.apply(state, None, {"type": "clock"}, UNTIMED_LIMIT_SECONDS * 1000 - 1)
+    first = state.current
+    state = ENGINE.apply(state, None, {"type": "clock"}, UNTIMED_LIMIT_SECONDS * 1000)
+    assert state.current != first and state.events[-2][1:] == (first, "ran out of time and plays nothing more this turn.")
+    assert ENGINE.next_deadline(state) == 2 * UNTIMED_LIMIT_SECONDS * 1000

@@ -11,7 +11,7 @@ from games.core.playout import play as playout
 from games.core.viewcheck import cards_in_html
 from games.piggypiggy.bots import BOTS
 from games.piggypiggy.engine import ENGINE
-from games.piggypiggy.state import Phase
+from games.piggypiggy.state import DROUGHT_ROUNDS, Phase
 from tests.games.table_template import render_table
 from tests.games.piggypiggy.fixtures import end_play, goat, play, table
 
@@ -153,11 +153,28 @@ def test_pg10_the_final_standings_name_the_winner_and_offer_nothing():
     assert rows == [("Player 1", "8", "1"), ("Player 4", "5", "1"), ("Player 3", "3", "1"), ("Player 2", "3", "0")]
 
 
-def test_our_decision_a_stuck_table_says_why_the_game_ended():
-    state = table(["G", "G"], stacks=["T1", "D1"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out")
-    state = end_play(end_play(state))
-    assert state.ending == "stuck"
-    assert "Nothing left to draw and nobody could play: the game ends on points." in check(state)[None]
+def test_pg10_a_game_ended_with_no_point_left_says_why():
+    state = end_play(table(["T1", "D1"], stacks=["T2", "D2"], pigs={"T": 0, "D": 1}, points=[3, 2], rest="out"))
+    assert state.ending == "no_point_left"
+    assert "<h2>Nobody can score any more: the game ends on points.</h2>" in check(state)[None]
+
+
+def test_pg10_a_game_ended_by_the_drought_says_why():
+    state = table(["T1 T1 D1 D1 I1", "C1 C1 F1 F1 I2"], points=[1, 2])
+    for _ in range(DROUGHT_ROUNDS * 2):
+        state = end_play(state)
+    assert state.ending == "drought"
+    assert f"<h2>{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points.</h2>" in check(state)[None]
+
+
+def test_pg10_the_table_shows_a_long_drought_coming():
+    state = table(["T1 T1 D1 D1 I1", "C1 C1 F1 F1 I2"], points=[1, 2])
+    for _ in range(DROUGHT_ROUNDS - 1):  # four and a half rounds
+        state = end_play(state)
+    assert "pg-info__drought" not in check(state)[0]
+    state = end_play(state)
+    assert ENGINE.view(state, 0)["dry_rounds"] == DROUGHT_ROUNDS // 2
+    assert f"No point for {DROUGHT_ROUNDS // 2} rounds (the game ends at {DROUGHT_ROUNDS})" in check(state)[1]
 
 
 def test_point_piles_and_hand_sizes_are_public():
@@ -168,7 +185,7 @@ def test_point_piles_and_hand_sizes_are_public():
     assert '1<span class="visually-hidden"> card in hand</span>' in page
 
 
-@pytest.mark.parametrize("deck,seats,seed", [("stand-in", 2, 38), ("stand-in", 4, 1), ("picnic", 3, 4), ("picnic", 5, 1)])
+@pytest.mark.parametrize("deck,seats,seed", [("stand-in", 2, 38), ("stand-in", 4, 1), ("picnic", 3, 4), ("picnic", 5, 4)])
 def test_every_sampled_position_of_a_real_game_renders_without_leaks(deck, seats, seed):
     """Seeds chosen so that each game meets a PG5 prompt too."""
     states, steps = [], []

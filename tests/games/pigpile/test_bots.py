@@ -2,6 +2,8 @@
 careful player — low first, whole sets, washes when offered, Hog Wilds and 8s kept for need."""
 import random
 
+import pytest
+
 from games.core.playout import play as playout
 from games.pigpile.bots import BOTS
 from games.pigpile.engine import ENGINE
@@ -54,3 +56,16 @@ def test_sensible_beats_random():
         for seat in firsts:
             wins[kinds[seat]] += 1 / len(firsts)
     assert wins["sensible"] > 3 * wins["random"]
+
+
+@pytest.mark.parametrize("kinds,seed,options", [
+    ("sensible sensible random", 1827, {}),
+    ("sensible sensible random", 723, {"greased_pig_start": True}),
+    ("random sensible random sensible", 18, {"greased_pig_start": True}),
+])
+def test_pp18_games_where_sensible_bots_went_round_for_ever_now_end(kinds, seed, options):
+    """Found by ``simulate --all-seats --all-options`` (issue 10): with the draw pile gone, each
+    sensible bot played its usual set, the next one had to pick it up, and nobody ever washed
+    or went out. Now and then making another play once the draw pile is gone breaks that."""
+    result = playout(ENGINE, [BOTS[kind] for kind in kinds.split()], seed, options, max_actions=20_000)
+    assert result.outcome is not None and result.illegal == 0

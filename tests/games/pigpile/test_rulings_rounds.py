@@ -1,12 +1,16 @@
 """Pig Pile rulings about the deal, the face-up choice, scoring, rounds, visibility and the
 turn timer: PP1, PP2, PP17, PP18, PP20, PP21."""
+from dataclasses import replace
+
 import pytest
 
 from games.core import IllegalAction
+from games.core.contract import UNTIMED_LIMIT_SECONDS
 from games.core.viewcheck import cards_in_view
 from games.pigpile.engine import ENGINE
+from games.pigpile.rounds import CHOOSE_SECONDS, end_round
 from games.pigpile.rules import choose_actions
-from games.pigpile.state import Phase
+from games.pigpile.state import Phase, set_seat
 
 from .position import play, position, ranks, texts
 
@@ -50,12 +54,29 @@ def test_pp1_choices_stay_secret_until_all_have_chosen():
     assert texts(state)[-1] == (None, "Face-up cards revealed.")
 
 
-def test_pp2_greased_pig_start_deals_the_first_face_up_cards():
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_pp2_greased_pig_start_deals_three_face_up_and_four_in_hand_from_the_usual_deal(seats):
+    """Issue 10: the variant only skips the choosing — 3 Slop, 3 face up, 4 in hand, and the
+    same draw pile as a normal round (it used to deal 7 hand cards on top of the 3 face up)."""
+    greased = ENGINE.start(seats, seed=9, options={"greased_pig_start": True})
+    normal = ENGINE.start(seats, seed=9)
+    assert greased.phase is Phase.PLAY
+    assert [len(cards) for cards in greased.slop] == [3] * seats
+    assert [len(cards) for cards in greased.face_up] == [3] * seats
+    assert [len(hand) for hand in greased.hands] == [4] * seats
+    assert greased.draw == normal.draw and len(greased.draw) == 80 - 10 * seats
+    assert [sorted(hand + face_up) for hand, face_up in zip(greased.hands, greased.face_up)] == [
+        sorted(hand) for hand in normal.hands]
+    assert ENGINE.legal_actions(greased, greased.turn)[0]["type"] == "play"
+
+
+def test_pp2_greased_pig_start_is_for_the_first_round_only():
     state = ENGINE.start(3, seed=9, options={"greased_pig_start": True})
-    assert state.phase is Phase.PLAY
-    assert [len(cards) for cards in state.face_up] == [3] * 3
-    assert [len(hand) for hand in state.hands] == [7] * 3
-    assert ENGINE.legal_actions(state, state.turn)[0]["type"] == "play"
+    state = replace(state, out=(0,), hands=set_seat(state.hands, 1, ()), face_up=set_seat(state.face_up, 1, ()),
+                    slop=set_seat(state.slop, 1, ()))
+    state = end_round(replace(state, out=(0, 1)), 0)
+    assert state.round == 2 and state.phase is Phase.CHOOSE
+    assert [len(hand) for hand in state.hands] == [7] * 3 and state.face_up == ((),) * 3
 
 
 def _finish_round(state, seat, rank):
@@ -178,8 +199,22 @@ def test_pp21_the_face_up_choice_times_out_with_the_strongest_three():
     assert [seat for seat, text in texts(state) if text == "ran out of time"] == [0, 2]
 
 
-def test_pp21_without_a_timer_there_is_no_deadline():
-    state = ENGINE.start(3, seed=4)
-    assert ENGINE.next_deadline(state) is None
+def test_pp1_without_a_turn_timer_the_face_up_choice_still_times_out_after_60_s():
+    """Issue 10: PP1 asks for a timeout that picks for the slow player, timer or not."""
+    state = ENGINE.start(3, seed=4, options={"turn_seconds": 0})
+    state = ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[0], 500)
+    assert ENGINE.next_deadline(state) == CHOOSE_SECONDS * 1000 == 60_000
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, None, CLOCK, 10 ** 9)
+        ENGINE.apply(state, None, CLOCK, 59_999)
+    state = ENGINE.apply(state, None, CLOCK, 60_000)
+    assert state.phase is Phase.PLAY
+    assert [seat for seat, text in texts(state) if text == "ran out of time"] == [0, 2]
+
+
+def test_pp21_without_a_turn_timer_an_idle_player_is_played_for_after_the_longest_wait():
+    state = position(["5 5 7 8 W", "7", "7"], pile="4", draw="1 2", turn_seconds=0, began_ms=1000)
+    assert ENGINE.next_deadline(state) == 1000 + UNTIMED_LIMIT_SECONDS * 1000
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, None, CLOCK, UNTIMED_LIMIT_SECONDS * 1000)
+    state = ENGINE.apply(state, None, CLOCK, 1000 + UNTIMED_LIMIT_SECONDS * 1000)
+    assert ranks(state.pile) == "4 5" and texts(state)[-2] == (0, "ran out of time")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from games.core import Rng
+from games.core.contract import turn_limit_ms
 from games.snout import pigs
 from games.snout.rules import PASS_DEFAULT_MS
 from games.snout.state import Phase, SnoutState
@@ -62,8 +63,8 @@ def position(hands: list[str], pigsty: str = "", pile: str = "", *, toss: str = 
         pigsty_cards, pile_cards = top + tuple(pool), shown
     if phase is Phase.PASS:
         deadline = now + (turn_seconds * 1000 or PASS_DEFAULT_MS)
-    elif phase is Phase.TOSS and turn_seconds:
-        deadline = now + turn_seconds * 1000
+    elif phase is Phase.TOSS:
+        deadline = now + turn_limit_ms(turn_seconds)
     else:
         deadline = None
     return SnoutState(

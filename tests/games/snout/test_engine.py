@@ -13,7 +13,7 @@ from tests.games.snout.fixtures import letters, position
 
 def test_metadata_and_option_defaults():
     assert (ENGINE.slug, ENGINE.title, ENGINE.min_seats, ENGINE.max_seats) == ("snout", "Snout!", 2, 6)
-    assert ENGINE.clean_options(None) == {"toss_odds": "kern", "early_snout": False, "turn_seconds": 0}
+    assert ENGINE.clean_options(None) == {"toss_odds": "kern", "early_snout": False, "turn_seconds": 30}
     state = ENGINE.start(3, 1, {"toss_odds": "cards", "early_snout": True, "turn_seconds": 20})
     assert (state.toss_odds, state.early_snout, state.turn_seconds) == ("cards", True, 20)
 

@@ -4,6 +4,7 @@ from itertools import combinations
 import pytest
 
 from games.core import IllegalAction
+from games.core.contract import UNTIMED_LIMIT_SECONDS
 from games.snout import pigs, rules
 from games.snout.engine import ENGINE
 from games.snout.pigs import JOWLER_CARD, PIGS
@@ -193,11 +194,18 @@ def test_s6_the_turn_timer_tosses_for_a_slow_tosser():
     assert state.tosser == 0 and ENGINE.next_deadline(state) == 61_000
 
 
-def test_s6_without_a_turn_timer_the_pig_waits_for_its_tosser():
-    state = position(["ss", "dd"], toss="r")
-    assert ENGINE.next_deadline(state) is None
+def test_s6_without_a_turn_timer_the_pig_is_tossed_for_an_idle_tosser_after_the_longest_wait():
+    """Issue 10: no live table waits for ever on one person, timer or not."""
+    state = ENGINE.start(2, 1, {"turn_seconds": 0})
+    for seat in range(2):
+        state = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0], 1000)
+    assert state.phase is Phase.TOSS
+    assert ENGINE.next_deadline(state) == 1000 + UNTIMED_LIMIT_SECONDS * 1000
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, None, CLOCK, 10**9)
+        ENGINE.apply(state, None, CLOCK, UNTIMED_LIMIT_SECONDS * 1000)
+    tosser = state.tosser
+    state = ENGINE.apply(state, None, CLOCK, 1000 + UNTIMED_LIMIT_SECONDS * 1000)
+    assert state.last_toss.seat == tosser
 
 
 # S7 -------------------------------------------------------------------------
