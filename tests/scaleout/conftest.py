@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from contextlib import contextmanager
 import subprocess
 import sys
 from pathlib import Path
@@ -57,11 +58,10 @@ def scaleout_services() -> tuple[str, str]:
     return POSTGRES_URL, REDIS_URL
 
 
-@pytest.fixture(scope="session")
-def scaleout_database(scaleout_services):
+@contextmanager
+def fresh_database(admin_url: str, prefix: str = "pigparlor_test"):
     """A fresh, migrated PostgreSQL database URL; the database is dropped afterwards."""
-    admin_url, _ = scaleout_services
-    name = f"pigparlor_test_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     url = _with_database(admin_url, name)
@@ -73,6 +73,13 @@ def scaleout_database(scaleout_services):
     finally:
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture(scope="session")
+def scaleout_database(scaleout_services):
+    """A fresh, migrated PostgreSQL database URL for the session."""
+    with fresh_database(scaleout_services[0]) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -15,9 +15,7 @@ What must hold:
 from __future__ import annotations
 
 import json
-import os
 import random
-import secrets
 import shutil
 import signal
 import socket as sockets
@@ -30,15 +28,14 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg import sql
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 from games.pigpile.bots import BOTS
 from games.pigpile.engine import ENGINE
 from tests.api.test_e2e_serve import http
-from tests.conftest import ROOT, free_port, start_site, stop_site
-from tests.scaleout.conftest import _with_database
+from tests.conftest import free_port, start_site, stop_site
+from tests.scaleout.conftest import fresh_database
 from tests.scaleout.test_two_processes import as_json, committed, states_by_version
 
 pytestmark = pytest.mark.scaleout
@@ -89,19 +86,8 @@ class OwnRedis:
 
 @pytest.fixture
 def fault_database(scaleout_services):
-    admin_url, _ = scaleout_services
-    name = f"pigparlor_fault_{secrets.token_hex(4)}"
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = _with_database(admin_url, name)
-    try:
-        subprocess.run([os.sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"], cwd=ROOT,
-                       env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "pigparlor.settings"},
-                       capture_output=True, text=True, timeout=120, check=True)
+    with fresh_database(scaleout_services[0], "pigparlor_fault") as url:
         yield url
-    finally:
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 @dataclass
