@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test venv chromium bench clean
+.PHONY: run test venv chromium bench audit clean
 
 venv: $(STAMP)
 
@@ -27,11 +27,20 @@ chromium:
 run: venv
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
+# Three workers on CI's two cores: a fifth of the suite's time is real-time games and
+# servers waiting (Oink! reveals, restarts), which a third worker overlaps (18 min -> 15).
 test: venv chromium
-	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+	$(PY) -m pytest -n 3 --dist loadgroup -q $(PYTEST_ARGS)
 
 bench: venv
 	$(PY) bench/engine.py
+
+# Lighthouse 12.2.3 (pinned exactly; 13 needs Node 22) with Debian's Chromium on the home page,
+# a game's lobby and a live table, mobile settings: prints the scores (docs/benchmarks.md).
+AUDIT_PORT ?= 8117
+audit: venv chromium
+	cd bench/lighthouse && npm i -E --no-audit --no-fund lighthouse@12.2.3 >/dev/null
+	$(PY) bench/audit.py --port $(AUDIT_PORT)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

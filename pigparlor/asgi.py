@@ -22,8 +22,9 @@ from pigparlor.api.auth import TokenAuthMiddleware  # noqa: E402
 from pigparlor.api.routing import websocket_urlpatterns as api_sockets  # noqa: E402
 from pigparlor.origin import SameOriginValidator  # noqa: E402
 from pigparlor.tables.routing import websocket_urlpatterns as table_sockets  # noqa: E402
+from pigparlor.tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
-browser_sockets = list(table_sockets)
+browser_sockets = list(table_sockets) + list(tournament_sockets)
 # The lobby's live listing socket, when that app provides one.
 if find_spec("pigparlor.lobby.routing") is not None:
     from pigparlor.lobby.routing import websocket_urlpatterns as lobby_sockets  # noqa: E402

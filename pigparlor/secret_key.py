@@ -1,5 +1,7 @@
 """The site's secret key when ``DJANGO_SECRET_KEY`` is not set: made on first run, then kept.
 
+(``load_or_create`` also keeps the Web Push VAPID key, pigparlor/pwa/vapid.py.)
+
 It signs sessions, CSRF tokens and password-reset links, so a key everyone
 can read (one in the repository) lets anyone forge them. The first process
 that needs it writes a fresh random key to the data directory, readable by
@@ -11,10 +13,15 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Callable
 
 
-def load_or_create(path: Path) -> str:
-    """The key in ``path``, written first if the file does not exist yet.
+def new_key() -> str:
+    return secrets.token_urlsafe(50)
+
+
+def load_or_create(path: Path, make: Callable[[], str] = new_key) -> str:
+    """The key in ``path``, written first (``make()``) if the file does not exist yet.
 
     Several processes may start at once (tests, two servers): the key is
     written to a private temporary file and linked into place, which fails
@@ -26,7 +33,7 @@ def load_or_create(path: Path) -> str:
         draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
         descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "w") as handle:
-            handle.write(secrets.token_urlsafe(50))
+            handle.write(make())
         try:
             os.link(draft, path)
         except FileExistsError:
@@ -35,5 +42,5 @@ def load_or_create(path: Path) -> str:
             draft.unlink()
     key = path.read_text().strip()
     if not key:
-        raise RuntimeError(f"{path} is empty: delete it (a new key is made) or set DJANGO_SECRET_KEY")
+        raise RuntimeError(f"{path} is empty: delete it (a new key is made) or set the key in the environment")
     return key

@@ -69,12 +69,18 @@ INSTALLED_APPS = [
     "pigparlor.accounts",
     "pigparlor.pwa",
     "pigparlor.ratings",
+    "pigparlor.tournaments",
+    "pigparlor.moderation",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
 # registers the engine with pigparlor.tables.registry. A new game is a new folder.
 INSTALLED_APPS += sorted(f"games.{path.parent.name}" for path in (BASE_DIR / "games").glob("*/apps.py"))
 
 MIDDLEWARE = [
+    # First: it compresses the HTML pages and API answers. Static files come precompressed
+    # (serve collects them with gzip and brotli copies, pigparlor/static_files.py), and
+    # WhiteNoise serves those. Django masks the CSRF token per response (BREACH).
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "pigparlor.headers.PermissionsPolicyMiddleware",
@@ -126,9 +132,15 @@ TEMPLATES = [
     },
 ]
 
+# Connections are kept (PIGPARLOR_CONN_MAX_AGE seconds, health-checked before reuse):
+# the sockets, the clock and the heartbeat share one ORM thread, whose connection now
+# lives on instead of being opened again for every call (issue 14). An HTTP request
+# runs on a thread of its own, whose connection goes with it (measured: 120 requests
+# on PostgreSQL left 2 connections open, not 120).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0,
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=int(os.environ.get("PIGPARLOR_CONN_MAX_AGE", "600")), conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -154,7 +166,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "pigparlor.layers.InMemoryChannelLayer"}}
 
 AUTHENTICATION_BACKENDS = [
     # First: refuses every login attempt that is throttled (pigparlor/accounts/throttle.py).
@@ -202,14 +214,33 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# WhiteNoise serves the files where they are (static/ and the apps'), with DEBUG
-# on or off: no collectstatic step and no STATIC_ROOT, so a fresh checkout serves
-# its own files and servers started side by side never race over a shared copy.
-WHITENOISE_USE_FINDERS = True
+# ``serve`` (and the test session) collect the static files here, each under a name
+# with a hash of its contents and pre-compressed with gzip and brotli; WhiteNoise
+# serves them with far-future, immutable cache headers, so a repeat visit asks for
+# nothing. Collecting is skipped when nothing changed and is serialised by a lock,
+# so servers started side by side share one copy (pigparlor/static_files.py).
+# With DJANGO_DEBUG=1 the files are served from where they are, re-read on change.
+STATIC_ROOT = Path(os.environ.get("PIGPARLOR_STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Bot think time before a bot's move, in ms (0 in tests).
 PIGPARLOR_BOT_DELAY_MS = int(os.environ.get("PIGPARLOR_BOT_DELAY_MS", "700"))
+# The table page keeps each change made by someone else on screen at least this long
+# before showing the next (turn-based games; static/js/table.js). 0 in tests.
+PIGPARLOR_MIN_SHOW_MS = int(os.environ.get("PIGPARLOR_MIN_SHOW_MS", "600"))
+# Socket, clock and heartbeat calls slower than this (ms, 0 = never) are logged on
+# "pigparlor.slow" with where the time went (issue 14: find the tail).
+PIGPARLOR_SLOW_MS = int(os.environ.get("PIGPARLOR_SLOW_MS", "50"))
+# A game's lobby listing is rendered at most once per this many ms while tables change
+# under a socket, the clock or a tournament (seating a round of 128 tables renders it
+# once, not 128 times on the thread every table's move waits for).
+PIGPARLOR_LOBBY_REFRESH_MS = int(os.environ.get("PIGPARLOR_LOBBY_REFRESH_MS", "250"))
+# "Play again": how long a rematch waits for the other players before bots take their seats.
+PIGPARLOR_REMATCH_WAIT_MS = int(os.environ.get("PIGPARLOR_REMATCH_WAIT_MS", "20000"))
 
 # A human whose last socket closed gets this long to come back before a bot plays the seat.
 PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000"))
@@ -223,10 +254,35 @@ PIGPARLOR_MAX_SOCKETS_PER_USER = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_U
 # the expiry is dead, and the sockets it held are forgotten (presence.sweep).
 PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5000"))
 PIGPARLOR_PRESENCE_EXPIRY_MS = int(os.environ.get("PIGPARLOR_PRESENCE_EXPIRY_MS", "20000"))
+# Tournaments: players check in during the last this-many minutes before the start.
+PIGPARLOR_TOURNAMENT_CHECKIN_MINUTES = int(os.environ.get("PIGPARLOR_TOURNAMENT_CHECKIN_MINUTES", "10"))
+# A running tournament's page re-renders its board this often (its tables' "round 3 of 5").
+PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS = float(os.environ.get("PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS", "5"))
 # Per-user limits on creating tables (docs/api.md "Limits"): tables one user may host that
 # are not over yet (open or running), and tables one user may create in any minute.
 PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
 PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
+
+# Web Push (pigparlor/pwa, docs/operations.md "Push notifications"). The VAPID key signs every
+# push: from the environment, else made on first use and kept in the data directory.
+PIGPARLOR_VAPID_PRIVATE_KEY = os.environ.get("PIGPARLOR_VAPID_PRIVATE_KEY", "")
+# Who runs this site, for push services that need to reach the sender (VAPID "sub").
+PIGPARLOR_PUSH_CONTACT = os.environ.get("PIGPARLOR_PUSH_CONTACT", "mailto:push@pigparlor.invalid")
+# Devices one player may have notifications on for.
+PIGPARLOR_PUSH_MAX_SUBSCRIPTIONS = int(os.environ.get("PIGPARLOR_PUSH_MAX_SUBSCRIPTIONS", "10"))
+# "Your turn" waits this long after the move, then goes out only if the player still has
+# no socket at the table (a page loading or reconnecting is not someone gone away).
+PIGPARLOR_PUSH_TURN_DELAY_MS = int(os.environ.get("PIGPARLOR_PUSH_TURN_DELAY_MS", "5000"))
+# Seconds one push may take before it is given up (and logged).
+PIGPARLOR_PUSH_TIMEOUT_S = 10
+# Tests only: plain-http push endpoints on this machine (exact origins such as
+# http://127.0.0.1:8765) a subscription may name besides https ones. Empty in production;
+# only 127.0.0.1 origins are ever honoured (pigparlor/pwa/subscriptions.py).
+PIGPARLOR_PUSH_TEST_ORIGINS = env_list("PIGPARLOR_PUSH_TEST_ORIGINS")
+
+# Chat (pigparlor/moderation): each user may post this many lines in any window of this many seconds.
+PIGPARLOR_CHAT_BURST = int(os.environ.get("PIGPARLOR_CHAT_BURST", "5"))
+PIGPARLOR_CHAT_WINDOW_S = int(os.environ.get("PIGPARLOR_CHAT_WINDOW_S", "10"))
 
 # Errors go to stderr with their traceback: with DEBUG off a 500 is otherwise
 # logged nowhere (Django's default console handler only runs with DEBUG on).
@@ -236,5 +292,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": "WARNING"},
-    "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
+    "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+                # Slow socket, clock and heartbeat calls (PIGPARLOR_SLOW_MS), with where their time went.
+                "pigparlor.slow": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
 }

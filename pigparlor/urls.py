@@ -9,5 +9,6 @@ urlpatterns = [
     path("", include("pigparlor.pwa.urls")),
     path("", include("pigparlor.tables.urls")),
     path("", include("pigparlor.ratings.urls")),
+    path("", include("pigparlor.tournaments.urls")),
     path("api/", include("pigparlor.api.urls")),
 ]

@@ -2,7 +2,7 @@
 
 - ``live_site``: the real server, ``manage.py serve`` in a subprocess on
   127.0.0.1 and a free port, with its own temporary SQLite file and
-  PIGPARLOR_BOT_DELAY_MS=0. It is the base URL (a ``str``, e.g.
+  PIGPARLOR_BOT_DELAY_MS=0 and PIGPARLOR_MIN_SHOW_MS=0. It is the base URL (a ``str``, e.g.
   ``"http://127.0.0.1:41234"``) with extras: ``.ws_url`` (``ws://…``),
   ``.db_path``, ``.log_path`` (the server's output), ``.env``, and ``.manage(*args)`` which runs a management command
   against the same database (``live_site.manage("api_token", "ana", "--create")``
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -29,9 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_collection_modifyitems(config, items):
-    """``PIGPARLOR_NO_SCALEOUT=1`` deselects the scale-out tests (no PostgreSQL or
+    """Tests marked ``long`` start first, so the two xdist workers end together
+    (xdist hands tests out in this order).
+
+    ``PIGPARLOR_NO_SCALEOUT=1`` deselects the scale-out tests (no PostgreSQL or
     Redis at hand), visibly: pytest counts them as deselected. Under CI (``CI``
     set) nothing is deselected, so missing services fail the run."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable
     if os.environ.get("CI") or os.environ.get("PIGPARLOR_NO_SCALEOUT", "") in ("", "0"):
         return
     scaleout = [item for item in items if item.get_closest_marker("scaleout") is not None]
@@ -40,9 +45,35 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item.get_closest_marker("scaleout") is None]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_collected():
+    """Pages name static files by their hashed names, from the manifest that ``serve``
+    collects (pigparlor/static_files.py): a fresh clone's tests collect it first."""
+    from pigparlor import static_files
+
+    static_files.collect()
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_running_loop(request):
+    """A test outside the browser tests starts with no event loop marked as running on
+    this thread. Playwright's sync API marks its loop running while it is in use
+    (tests/e2e/conftest.py scopes it to a module); a mark left behind would make
+    Django refuse the ORM ("async context") and pytest-asyncio refuse to start."""
+    import asyncio
+
+    if request.node.get_closest_marker("browser") is None:
+        stale = asyncio._get_running_loop()
+        if stale is not None and not stale.is_running():
+            asyncio._set_running_loop(None)
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _fast_tests(settings):
     settings.PIGPARLOR_BOT_DELAY_MS = 0
+    settings.PIGPARLOR_MIN_SHOW_MS = 0
+    settings.PIGPARLOR_LOBBY_REFRESH_MS = 0  # render at once (tests/lobby/test_sockets.py tests the coalescing)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
@@ -81,12 +112,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_site(directory: Path, extra_env: dict | None = None, port: int | None = None) -> LiveSite:
+def start_site(directory: Path, extra_env: dict | None = None, port: int | None = None,
+               workers: int = 1) -> LiveSite:
     """A ``serve`` on ``port`` (a free one if None) with its database in ``directory``:
-    the same directory and port again restart the same site."""
+    the same directory and port again restart the same site. ``workers`` > 1 runs
+    ``serve --workers N`` (``extra_env`` must give it a ``REDIS_URL``)."""
     port = port or free_port()
     db_path = directory / "live.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}", "PIGPARLOR_BOT_DELAY_MS": "0",
+           # Frames show as they come (the page's pacing, static/js/table.js, is tested on its own).
+           "PIGPARLOR_MIN_SHOW_MS": "0",
            # Bots move instantly here, so a client answering every frame outpaces the real limit.
            "PIGPARLOR_WS_BURST": "200", "PIGPARLOR_WS_RATE": "100",
            # One session-wide server: a test's user may leave tables running for the next test.
@@ -95,8 +130,10 @@ def start_site(directory: Path, extra_env: dict | None = None, port: int | None 
     env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
     env.update(extra_env or {})
     log = open(directory / "serve.log", "a")
-    process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1",
-                                "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:
         if process.poll() is not None:
@@ -132,6 +169,26 @@ def live_site():
             yield site
         finally:
             stop_site(site)
+
+
+@pytest.fixture(autouse=True)
+def _stop_the_tables_a_live_test_left(request):
+    """A test on the session's ``live_site`` leaves its tables running: bots then play
+    them to the end (at zero think time, as fast as the server's CPU goes) while
+    later tests run, a background load that slowed the whole suite. Once the test is
+    over, its own running tables (not tournaments') are stopped in the database; the
+    clock only wakes running tables."""
+    if "live_site" not in request.fixturenames:
+        yield
+        return
+    path = request.getfixturevalue("live_site").db_path
+    with sqlite3.connect(path, timeout=30) as db:
+        first = db.execute("SELECT COALESCE(MAX(id), 0) FROM tables_table").fetchone()[0]
+    yield
+    with sqlite3.connect(path, timeout=30) as db:
+        db.execute("UPDATE tables_table SET status = 'aborted', wake_at_ms = NULL WHERE id > ? AND status = 'running'"
+                   " AND id NOT IN (SELECT table_id FROM tournaments_tournamenttable WHERE table_id IS NOT NULL)",
+                   (first,))
 
 
 @pytest.fixture(autouse=True)

@@ -43,3 +43,14 @@ def next_seat(seat: int, seats: int, direction: int = 1) -> int:
 
 def count_words(n: int) -> str:
     return {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """"1 card", "2 cards", "0 points": a number with its noun agreeing (``words`` for odd plurals)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def seat_ref(seat: int) -> str:
+    """How a log line names a seat inside its text (the line's own ``seat`` is named before it):
+    the platform shows that seat's player there, for every game (docs/platform.md §1)."""
+    return "{seat:%d}" % seat

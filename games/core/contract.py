@@ -150,6 +150,10 @@ class Engine:
     # every action that arrives over a socket, as "rtt_ms" (server-measured,
     # never the client's word). Turn-based games never see that key.
     realtime: bool = False
+    # What the page says above the board when no one seat is to move (the view's
+    # "turn" is None): the view's "phase" in a player's words, e.g. "Everyone chooses
+    # face-up cards". A phase not listed reads "Everyone plays".
+    phase_names: dict[str, str] = {}
 
     def clean_options(self, options: dict | None) -> dict:
         options = dict(options or {})

@@ -10,4 +10,5 @@ class OinkConfig(AppConfig):
         from games.oink.engine import ENGINE
         from pigparlor.tables.registry import Game, register
         register(Game(engine=ENGINE, bots=BOTS, table_template="oink/table.html",
-                      blurb="Flip, watch, and slap with the right cry before anyone else."))
+                      blurb="Flip, watch, and slap with the right cry before anyone else.",
+                      score_unit=("card", "cards")))

@@ -37,6 +37,7 @@ class OinkEngine(Engine):
     min_seats = 2
     max_seats = 6
     realtime = True
+    phase_names = {"wait": "Watch the pile", "flip": "Watch the pile", "collect": "Slaps are in: judging"}
     options = (
         Option("penalty_card", "bool", False, "Penalty card",
                help="A wrong cry puts a card from your winning pile under the discard pile "

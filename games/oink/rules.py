@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core.cards import plural
 from games.oink.cards import card_name, correct_cry, cry_name
 from games.oink.fairness import COLLECT_MS, ranked_reaction, too_early
 from games.oink.state import LogEntry, OinkState, Phase, Slap, Verdict
@@ -115,7 +116,7 @@ def judge(state: OinkState, now: int) -> OinkState:
             return game_over(logged(state, None, "Nobody took the last pile."), now)
         return replace(state, **waiting(state, state.flipper, now))
     won[taker] = (*won[taker], *pile)
-    state = logged(state, taker, f"cried {cry_name(cry)} and took the pile ({len(pile)} cards)",
+    state = logged(state, taker, f"cried {cry_name(cry)} and took the pile ({plural(len(pile), 'card')})",
                    won=tuple(won), pile=(), under=0, flipper=taker, round=state.round + 1)
     if any(not deck for deck in state.decks):
         return game_over(state, now)

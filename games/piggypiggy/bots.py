@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.bots import Bot, RandomBot
+from games.core.bots import Bot, CarelessBot, RandomBot
 from games.piggypiggy.rules import strict_leader
+
+EASY_SLIP = 0.35  # the easy level: how often it plays any legal move instead of its best
 
 # A pig held by an opponent costs us this much, plus one per point they have: hurt the leader first.
 OPPONENT_PIG = 3
@@ -92,6 +94,8 @@ class Position:
 
 class SensibleBot(Bot):
     kind = "sensible"
+    level = "Sensible"
+    level_help = "Plays the food that wins or guards a pig, and goats the stacks that matter."
 
     def choose(self, view, legal, rng):
         if not legal:
@@ -126,4 +130,5 @@ class SensibleBot(Bot):
         return best if merit(best)[0] >= position.value() else {"type": "end_play"}
 
 
-BOTS = {"random": RandomBot(), "sensible": SensibleBot()}
+SENSIBLE = SensibleBot()
+BOTS = {"easy": CarelessBot(SENSIBLE, EASY_SLIP), "sensible": SENSIBLE, "random": RandomBot()}

@@ -11,6 +11,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from games.core import Engine, IllegalAction, Outcome, Rng, legal_match, ranks_from_scores
+from games.core.cards import seat_ref
 from games.core.contract import TURN_SECONDS
 from games.piggypiggy import rules
 from games.piggypiggy.decks import DECK_OPTION, DECKS
@@ -113,7 +114,7 @@ class PiggyPiggyEngine(Engine):
         hand = tuple(other for other in state.hands[seat] if other != goat)
         state = rules.set_stack(state, target, kind.food, stack)
         state = replace(state, hands=put(state.hands, seat, hand), discards=state.discards + (card, goat))
-        state = log(state, seat, f"played a goat on player {target + 1}'s {name}: "
+        state = log(state, seat, f"played a goat on {seat_ref(target)}'s {name}: "
                                  f"a {kind.amount}-{name} card is discarded.")
         return rules.resolve_pig(state, kind.food, target, now_ms)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from games.core.cards import count_words, next_seat
+from games.core.cards import count_words, next_seat, plural, seat_ref
 from games.core.contract import turn_limit_ms
 from games.piggypiggy.state import (DROUGHT_ROUNDS, HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt,
                                     Scored, State)
@@ -79,7 +79,7 @@ def take_pig(state: State, food: int, seat: int) -> State:
         state = log(state, seat, f"took {pig_name(state, food)} from the middle.")
     else:
         lost = state.stacks[holder][food]
-        state = log(state, seat, f"took {pig_name(state, food)} from player {holder + 1}, "
+        state = log(state, seat, f"took {pig_name(state, food)} from {seat_ref(holder)}, "
                                  f"who discards {describe(state, lost)}.")
         state = set_stack(state, holder, food, ())
         state = replace(state, discards=state.discards + lost)
@@ -166,7 +166,7 @@ def score(state: State, seat: int, drawn: tuple[int, ...]) -> State:
     pile = state.points[seat] + scoring
     state = replace(state, hands=put(state.hands, seat, hand), points=put(state.points, seat, pile))
     state = log(state, seat, f"scored {count_words(len(scoring))} point{'s' if len(scoring) != 1 else ''} "
-                             f"and has {len(pile)}.")
+                             f"and has {plural(len(pile), 'point')}.")
     if len(pile) >= WIN_POINTS:
         state = log(state, seat, f"reached {WIN_POINTS} points and wins!")
         return replace(state, phase=Phase.OVER, winner=seat, ending="points", turn_deadline=None)

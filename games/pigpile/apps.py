@@ -12,4 +12,5 @@ class PigPileConfig(AppConfig):
         from pigparlor.tables.registry import Game, register
 
         register(Game(engine=ENGINE, bots=BOTS, table_template="pigpile/table.html",
-                      blurb="Race to shed your cards; wash the pile with an 8."))
+                      blurb="Race to shed your cards; wash the pile with an 8.",
+                      score_unit=("pig", "pigs")))

@@ -9,9 +9,11 @@ set, the next picks it up, and nobody ever washes or goes out).
 """
 from __future__ import annotations
 
-from games.core.bots import Bot, RandomBot
+from games.core.bots import Bot, CarelessBot, RandomBot
 from games.pigpile.cards import HOG_WASH, WILD
 from games.pigpile.rules import strength
+
+EASY_SLIP = 0.35  # the easy level: how often it plays any legal move instead of its best
 
 BIG_PILE = 5
 ENDGAME_WHIM = 0.2  # how often, once the draw pile is gone, it plays something else than its best
@@ -19,6 +21,8 @@ ENDGAME_WHIM = 0.2  # how often, once the draw pile is gone, it plays something 
 
 class SensibleBot(Bot):
     kind = "sensible"
+    level = "Sensible"
+    level_help = "Plays low, sheds whole sets, keeps its 8s and Hog Wilds for when they pay."
 
     def choose(self, view, legal, rng):
         if not legal:
@@ -59,4 +63,5 @@ def _play_score(view: dict, action: dict) -> float:
     return 40 - 3 * rank + count
 
 
-BOTS = {"random": RandomBot(), "sensible": SensibleBot()}
+SENSIBLE = SensibleBot()
+BOTS = {"easy": CarelessBot(SENSIBLE, EASY_SLIP), "sensible": SENSIBLE, "random": RandomBot()}

@@ -22,6 +22,7 @@ class PigPileEngine(Engine):
     title = "Pig Pile"
     min_seats = 3
     max_seats = 6
+    phase_names = {"choose": "Everyone chooses three cards to lay face up"}
     options = (
         Option("greased_pig_start", "bool", False, "Greased Pig Start",
                help="In the first round everyone's three face-up cards are dealt at random instead of chosen."),

@@ -7,13 +7,13 @@ adds information the view does not already give this viewer.
 """
 from __future__ import annotations
 
-from games.pigpile.cards import WILD
+from games.pigpile.cards import SPECIAL_NAME, WILD, rank_words
 
 PILE_SHOWN = 4
 PROMPTS = {
-    "play": "Your turn: play one number, as many as you like.",
+    "play": "Your turn: tap the cards of one number to play them, as many as you like.",
     "pickup": "Nothing fits. Pick up the pig pile.",
-    "pickup_faceup": "No face-up card fits: pick up the pile and a face-up card.",
+    "pickup_faceup": "No face-up card fits: tap one to pick it up with the pile.",
     "slop": "Flip one of your Slop cards — blind.",
     "faceup": "Choose three cards to lay face up.",
 }
@@ -25,6 +25,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     order = [(seat + step) % seats for step in range(1, seats)] if seat is not None else list(range(seats))
     kinds = {action["type"] for action in legal}
     hand_plays = [action for action in legal if action["type"] == "play" and action["from"] == "hand"]
+    flips = [action for action in legal if action["type"] == "slop"]
     table_plays = [action for action in legal if action["type"] in ("play", "pickup_faceup")
                    and action.get("from") != "hand"]
     return {
@@ -42,12 +43,12 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "pile_count": len(view["pile"]),
         "pile_hint": _pile_hint(view),
         "prompt": _prompt(view, kinds, names, seat),
-        "hand": _groups(view["hand"] or [], hand_plays) if seat is not None else [],
-        "face_up": _groups(view["players"][seat]["face_up"], table_plays) if seat is not None else [],
+        "hand": _groups(view["hand"] or [], hand_plays, "hand") if seat is not None else [],
+        "face_up": _groups(view["players"][seat]["face_up"], table_plays, "faceup") if seat is not None else [],
         "pickup": next((action for action in legal if action["type"] == "pickup"), None),
-        "slop": [action for action in legal if action["type"] == "slop"],
-        "choices": [{"action": action, "labels": [_label(rank) for rank in action["ranks"]]}
-                    for action in legal if action["type"] == "faceup"],
+        "slop": [{"action": action, "label": f"Flip Slop card {action['index'] + 1} of {len(flips)} (face down)"}
+                 for action in flips],
+        "choosing": _choosing(view["hand"] or []) if "faceup" in kinds else None,
         "results": _results(view, names),
         "standings": [{**row, "name": names.get(row["seat"], "")} for row in view["standings"] or []],
     }
@@ -60,20 +61,52 @@ def _seat(view: dict, index: int, names: dict) -> dict:
             "place_text": {1: "out first", 2: "out second"}.get(player["place"], "")}
 
 
-def _groups(cards: list[dict], actions: list[dict]) -> list[dict]:
-    """Cards of one number together, each group with the plays (or pick-ups) it offers."""
+def _groups(cards: list[dict], actions: list[dict], where: str) -> list[dict]:
+    """Cards of one number together. A group the viewer may play (or, PP15, take back) is one
+    control: tapping its cards opens ``plays``, one button per count, each naming its cards."""
     groups: list[dict] = []
     for card in cards:
         if groups and groups[-1]["rank"] == card["rank"]:
             groups[-1]["cards"].append(card)
         else:
-            groups.append({"rank": card["rank"], "cards": [card], "actions": []})
+            groups.append({"rank": card["rank"], "cards": [card], "plays": []})
     for group in groups:
+        rank = group["rank"]
+        group["key"] = f"{where}-{_label(rank)}"
+        group["name"] = card_name(rank)
         for action in actions:
-            if action["rank"] == group["rank"]:
-                verb = "Play" if action["type"] == "play" else "Take back"
-                group["actions"].append({"action": action, "label": f"{verb} {action['count']}"})
+            if action["rank"] == rank:
+                group["plays"].append({"action": action, "label": _play_label(action, where)})
+        if group["plays"]:
+            verb = "Play" if group["plays"][0]["action"]["type"] == "play" else "Pick up the pile with"
+            held = len(group["cards"])
+            group["pick_label"] = (f"{verb} {rank_words(rank, 1)}" if held == 1 else
+                                   f"{verb} {_plural(rank)}: you have {held}") + " — choose how many"
     return groups
+
+
+def _play_label(action: dict, where: str) -> str:
+    cards = rank_words(action["rank"], action["count"])
+    if action["type"] == "pickup_faceup":
+        return f"Pick up the pile and {cards}"
+    return f"Play {cards}" + (" from your face-up cards" if where == "faceup" else "")
+
+
+def _choosing(hand: list[dict]) -> list[dict]:
+    """PP1: every hand card is a toggle; any three make a legal choice (identical cards are one)."""
+    return [{**card, "value": card["rank"], "order": 13 if card["rank"] == WILD else card["rank"],
+             "title": card_name(card["rank"])} for card in hand]
+
+
+def card_name(rank: int) -> str:
+    """A card as a player says it: "5", "8 (Hog Wash)", "Hog Wild"."""
+    if rank == WILD:
+        return SPECIAL_NAME[WILD]
+    return f"{rank} ({SPECIAL_NAME[rank]})" if rank in SPECIAL_NAME else str(rank)
+
+
+def _plural(rank: int) -> str:
+    return "Hog Wilds" if rank == WILD else f"{rank}s"
 
 
 def _pile_hint(view: dict) -> str:
@@ -97,7 +130,7 @@ def _prompt(view: dict, kinds: set, names: dict, seat: int | None) -> str:
         if kind in kinds:
             return PROMPTS[kind]
     if "play" in kinds:
-        return PROMPTS["play"] if view["playing_from"] == "hand" else "Your hand is empty: play from your face-up cards."
+        return PROMPTS["play"] if view["playing_from"] == "hand" else "Your hand is empty: tap your face-up cards to play them."
     if view["phase"] == "choose":
         return "Waiting for the others to choose…" if seat is not None else "Everyone is choosing face-up cards…"
     where = {"hand": "", "faceup": " from the face-up cards", "slop": " from the Slop"}.get(view["playing_from"], "")

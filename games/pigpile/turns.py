@@ -1,6 +1,7 @@
 """A turn in the PLAY phase: plays, washes and extra plays, pickups, specials, going out."""
 from __future__ import annotations
 
+from games.core.cards import plural
 from games.pigpile.cards import EWE_TURN, HOG_TIED, RANK, rank_words, take_rank
 from games.pigpile.rounds import end_round, place_word
 from games.pigpile.rules import is_wash, pile_value, playable, top_run
@@ -31,7 +32,7 @@ def flip_slop(state: PigPileState, seat: int, index: int, now_ms: int) -> PigPil
         return _onto_pile(state, seat, rank, (card,), text, now_ms)
     picked = state.pile + (card,)
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(picked))), pile=())
-    state = with_event(state, seat, f"{text} — too low, picked up the pig pile ({_cards(len(picked))})")
+    state = with_event(state, seat, f"{text} — too low, picked up the pig pile ({plural(len(picked), 'card')})")
     return pass_turn(state, seat, 0, now_ms)
 
 
@@ -39,7 +40,7 @@ def pick_up(state: PigPileState, seat: int, now_ms: int) -> PigPileState:
     """PP5/PP3/PP12: no legal play — the whole pile to the hand; no draw, no specials, the turn ends."""
     pile = state.pile
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(state.hands[seat] + pile))), pile=())
-    state = with_event(state, seat, f"picked up the pig pile ({_cards(len(pile))})")
+    state = with_event(state, seat, f"picked up the pig pile ({plural(len(pile), 'card')})")
     return pass_turn(state, seat, 0, now_ms)
 
 
@@ -49,7 +50,7 @@ def pick_up_with_face_up(state: PigPileState, seat: int, rank: int, count: int, 
     pile = state.pile
     state = evolve(state, hands=set_seat(state.hands, seat, tuple(sorted(pile + taken))), pile=(),
                     face_up=set_seat(state.face_up, seat, rest))
-    state = with_event(state, seat, f"picked up the pig pile ({_cards(len(pile))}) and {rank_words(rank, count)}"
+    state = with_event(state, seat, f"picked up the pig pile ({plural(len(pile), 'card')}) and {rank_words(rank, count)}"
                                     " from the face-up cards")
     return pass_turn(state, seat, 0, now_ms)
 
@@ -124,7 +125,3 @@ def _go_out(state: PigPileState, seat: int, now_ms: int) -> tuple[PigPileState, 
     if len(state.out) == 2:
         return end_round(state, now_ms), True
     return state, False
-
-
-def _cards(count: int) -> str:
-    return f"{count} card{'s' if count != 1 else ''}"

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 
-from games.core.bots import Bot, RandomBot
+from games.core.bots import Bot, CarelessBot, RandomBot
 from games.snout.pigs import PIG_BY_KEY, PIGS, TOSS_ODDS
+
+EASY_SLIP = 0.35  # the easy level: how often it plays any legal move instead of its best
 
 # Keeping one more position in hand means one more toss you need before you can go out.
 POSITION_COST = 2.0
@@ -58,6 +60,8 @@ class SensibleBot(Bot):
     positions) and, with early Snout, calls Snout when doing so wins points on average."""
 
     kind = "sensible"
+    level = "Sensible"
+    level_help = "Passes what it is least likely to shed and calls Snout! when the odds favour it."
 
     def choose(self, view, legal, rng):
         if not legal:
@@ -89,4 +93,5 @@ class SensibleBot(Bot):
         return chance >= 0.5 and chance * gain > (1 - chance) * 10
 
 
-BOTS = {"random": RandomBot(), "sensible": SensibleBot()}
+SENSIBLE = SensibleBot()
+BOTS = {"easy": CarelessBot(SENSIBLE, EASY_SLIP), "sensible": SENSIBLE, "random": RandomBot()}

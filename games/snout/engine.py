@@ -24,6 +24,8 @@ class SnoutEngine(Engine):
     title = "Snout!"
     min_seats = 2
     max_seats = 6
+    phase_names = {"pass": "Everyone chooses three cards to pass", "snout_window": "Anyone may call Snout! now",
+                   "round_over": "Round over: read the hands"}
     options = (
         Option("toss_odds", "choice", "kern", "Pig odds", choices=("kern", "cards"),
                choice_labels=("Like a real pig", "Like the cards"),

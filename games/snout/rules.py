@@ -10,7 +10,7 @@ from itertools import combinations_with_replacement
 
 from games.core import Rng
 from games.core.contract import turn_limit_ms
-from games.core.cards import deal as take, next_seat, remove_cards
+from games.core.cards import deal as take, next_seat, plural, remove_cards
 from games.snout import pigs
 from games.snout.pigs import JOWLER, JOWLER_CARD, PIGS, describe
 from games.snout.scoring import lowest_hands, round_points
@@ -145,7 +145,7 @@ def toss_pig(state: SnoutState, now: int) -> SnoutState:
     n = state.tosses + 1
     tosser = state.tosser
     order = [(tosser + i) % seats for i in range(seats)]
-    events = [(tosser, f"tossed {describe(pig)} — {info.points} point{'s' if info.points > 1 else ''}")]
+    events = [(tosser, f"tossed {describe(pig)} — {plural(info.points, 'point')}")]
     state = dataclasses.replace(state, rng=rng, tosses=n)
 
     # (1) S7: the Leaning Jowler tossed while someone holds the card wins the round at once.
@@ -248,11 +248,11 @@ def finish_round(state: SnoutState, end: End, winners: tuple[int, ...], caller: 
         if points > 0:
             events.append((seat, f"scores {points} point{'' if points == 1 else 's'}"))
         elif points < 0:
-            events.append((seat, f"loses {-points} points"))
+            events.append((seat, f"loses {plural(-points, 'point')}"))
     state = dataclasses.replace(state, scores=totals, results=state.results + (result,), done=(False,) * state.seats)
     if max(totals) >= TARGET:
         best = max(totals)
-        events.extend((seat, f"wins the game with {best} points") for seat in range(state.seats) if totals[seat] == best)
+        events.extend((seat, f"wins the game with {plural(best, 'point')}") for seat in range(state.seats) if totals[seat] == best)
         return with_events(dataclasses.replace(state, phase=Phase.GAME_OVER, deadline=None), events)
     return with_events(dataclasses.replace(state, phase=Phase.ROUND_OVER, deadline=now + ROUND_PAUSE_MS), events)
 

@@ -1,9 +1,12 @@
-"""allauth's hooks: a new username goes through the same name checks as a display name."""
+"""allauth's hooks: a new username goes through the same name checks as a display name;
+a banned player who logs in is sent back to the login page, told why."""
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth import get_user_model
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
 
 from pigparlor.accounts import names
 
@@ -24,3 +27,13 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise ValidationError(reason, code="deceptive_name")
             return username
         return names.check(username)
+
+    def respond_user_inactive(self, request, user):
+        """Right password, inactive account: a ban in force says why on the login page."""
+        from pigparlor.moderation.models import Ban
+
+        ban = Ban.objects.filter(user=user, lifted_at__isnull=True).first()
+        if ban is None:
+            return super().respond_user_inactive(request, user)
+        messages.error(request, f"This account is banned: {ban.reason}")
+        return redirect("account_login")

@@ -9,19 +9,23 @@ from pigparlor.accounts import tokens
 from pigparlor.accounts.forms import ProfileForm
 from pigparlor.accounts.history import finished_tables, tallies
 from pigparlor.accounts.models import Profile
+from pigparlor.pwa.pages import notification_settings
 from pigparlor.ratings.accounts import is_bot_username
 from pigparlor.ratings.pages import profile_ratings
+from pigparlor.tournaments.pages import history as tournament_history
 
 
 def _record(user, viewer) -> dict:
     return {"player": user, "tallies": tallies(user, viewer), "history": finished_tables(user, viewer),
-            "ratings": profile_ratings(user), "is_bot": is_bot_username(user.get_username())}
+            "ratings": profile_ratings(user), "is_bot": is_bot_username(user.get_username()),
+            "tournaments": tournament_history(user)}
 
 
 def _own_page(request, form, new_token=None):
     return render(request, "accounts/profile.html", {
         **_record(request.user, request.user), "form": form, "is_self": True,
         "tokens": tokens.list_tokens(request.user), "new_token": new_token,
+        **notification_settings(request.user),
     })
 
 

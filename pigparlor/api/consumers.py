@@ -2,20 +2,28 @@
 
 Server → ``{"type": "state", ...}`` on connect and after every change (with
 ``"outcome"`` once finished), ``{"type": "error", "code", "message"}``, and for
-real-time games ``{"type": "ping", "id"}``. Client → ``{"type": "act",
-"version", "action"}``, ``{"type": "snapshot"}``, ``{"type": "pong", "id"}``.
+real-time games ``{"type": "ping", "id"}``, and the table's chat (``{"type":
+"chat", "id", "from", "name", "text", "at"}``, ``mutes``, ``chat_status``,
+``report``). Client → ``{"type": "act", "version", "action"}``, ``{"type":
+"snapshot"}``, ``{"type": "pong", "id"}``, ``{"type": "salt", "salt"}``
+(answered ``{"type": "salted", "salt"}``), ``{"type": "chat", "text"}``,
+``{"type": "mute"|"unmute", "username"}``, ``{"type": "report", "username",
+"reason", "comment"?, "line"?}``.
 """
 from __future__ import annotations
 
 import json
 
+import orjson
+
+from pigparlor.moderation.sockets import CHAT_TYPES, JsonChat
 from pigparlor.tables import rendering
 from pigparlor.tables.broadcast import token_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.sockets import TableSocket
 
 
-class ApiTableConsumer(TableSocket):
+class ApiTableConsumer(JsonChat, TableSocket):
     last_frame: dict | None = None
 
     def revocation_groups(self) -> list[str]:
@@ -29,7 +37,9 @@ class ApiTableConsumer(TableSocket):
         if not full and frame == self.last_frame:
             return  # only seats changed (someone connected): nothing a program sees
         self.last_frame = frame
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        # orjson: encoding every seat's frame was a tenth of the server's CPU flat out
+        # (docs/benchmarks.md, issue 14); the same compact JSON, non-ASCII left as is.
+        await self.send(text_data=orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def send_error(self, refusal: TableError):
         await self.send(text_data=json.dumps(refusal.as_json()))
@@ -51,6 +61,11 @@ class ApiTableConsumer(TableSocket):
             await self.resend()
         elif kind == "pong":
             self.round_trip.pong(message.get("id"))
+        elif kind == "salt":
+            await self.salt(message)
+            await self.send(text_data=json.dumps({"type": "salted", "salt": message["salt"]}))
+        elif kind in CHAT_TYPES:
+            await self.handle_chat(message)
         else:
             # Name what was sent only when it is short text: never echo a 4 KB value back.
             named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""

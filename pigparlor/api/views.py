@@ -12,17 +12,16 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-
 from pigparlor.api.tokens import bearer, user_for_token
 from pigparlor.ratings import queries
 from pigparlor.ratings.accounts import seat_username
-from pigparlor.tables import inputs, services, strict_json
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, NOT_FOUND, RATE_LIMITED, TableError
+from pigparlor.tables import inputs, replay, services, strict_json
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import FINISHED, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
 STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
-CREATE_FIELDS = ("game", "seats", "bots", "options", "private", "title", "rated")
+CREATE_FIELDS = ("game", "seats", "bots", "bot_level", "options", "private", "title", "rated", "salt", "spectators_chat")
 
 
 def error(code: str, message: str, status: int | None = None) -> JsonResponse:
@@ -71,8 +70,10 @@ def describe(table: Table) -> dict:
     seats = [{"index": seat.index, "user": seat.user.get_username() if seat.user else None,
               "username": seat_username(seat), "bot": seat.bot_kind or None, "replaced": seat.replaced}
              for seat in seat_rows]
+    rematch = table.rematches.order_by("pk").values_list("pk", flat=True).first()
     described = {"id": table.pk, "game": table.game, "status": table.status, "rated": table.rated, "seats": seats,
-                 "version": table.version, "outcome": table.outcome}
+                 "version": table.version, "outcome": table.outcome, "commitment": table.commitment,
+                 "rematch": rematch}
     if table.rated and table.status == FINISHED:
         described["rating_changes"] = [
             {**change, "before": change["before"].as_json(), "after": change["after"].as_json()}
@@ -89,10 +90,13 @@ def create(request):
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
+    if "bot_level" in body and not isinstance(body["bot_level"], str):
+        raise TableError(BAD_REQUEST, "bot_level must be a level's name, such as \"easy\"")
     table = services.create_table(
         host=request.user, game=body["game"], seats=body["seats"], bots=body.get("bots", 0),
         options=options, private=body.get("private", False), title=body.get("title", ""),
-        rated=inputs.flag(body["rated"], "rated") if "rated" in body else None)
+        rated=inputs.flag(body["rated"], "rated") if "rated" in body else None, salt=body.get("salt"),
+        spectators_chat=body.get("spectators_chat", True), bot_level=body.get("bot_level"))
     return JsonResponse({"id": table.pk, "ws": ws_path(table)}, status=201)
 
 
@@ -106,12 +110,24 @@ def _table(table_id: int) -> Table:
 @token_required
 @require_http_methods(["POST"])
 def join(request, table_id: int):
-    body = json_body(request, ("invite_code",))
+    body = json_body(request, ("invite_code", "salt"))
     invite_code = body.get("invite_code")
     if invite_code is not None and not isinstance(invite_code, str):
         raise TableError(BAD_REQUEST, "invite_code must be a string")
-    seat = services.join_table(_table(table_id), request.user, invite_code=invite_code)
+    seat = services.join_table(_table(table_id), request.user, invite_code=invite_code, salt=body.get("salt"))
     return JsonResponse({"id": table_id, "seat": seat, "ws": f"/ws/api/tables/{table_id}/"})
+
+
+@token_required
+@require_http_methods(["POST"])
+def rematch(request, table_id: int):
+    """Play a finished table again: open its rematch (201) or take your seat at it (200)."""
+    json_body(request, ())
+    table, created = services.rematch_table(_table(table_id), request.user)
+    table.refresh_from_db()
+    seat = table.seat_set.get(user=request.user).index
+    return JsonResponse({"id": table.pk, "seat": seat, "status": table.status, "ws": ws_path(table)},
+                        status=201 if created else 200)
 
 
 @token_required
@@ -129,6 +145,29 @@ def detail(request, table_id: int):
     if table.private and not table.seat_set.filter(user=request.user).exists():
         raise TableError(FORBIDDEN, "this table is private")
     return JsonResponse(describe(table))
+
+
+@csrf_exempt
+@require_http_methods(["GET"])
+def table_replay(request, table_id: int):
+    """A finished table's seed, commitment and action log (docs/api.md). A token
+    is needed only for a private table (or a signed-in browser session); a
+    running table answers 409 with its commitment and nothing else."""
+    header = request.headers.get("Authorization")
+    user = request.user if request.user.is_authenticated else None
+    if header is not None:
+        user = user_for_token(bearer(header))
+        if user is None:
+            return error("unauthorized", "send Authorization: Bearer <your API token>", 401)
+    try:
+        found = replay.replay_for(table_id, user)
+    except TableError as refusal:
+        response = error(refusal.code, refusal.message)
+        if refusal.code == ILLEGAL:
+            table = Table.objects.filter(pk=table_id).only("commitment").first()
+            response = JsonResponse({**refusal.as_json(), "commitment": table.commitment}, status=409)
+        return response
+    return JsonResponse(replay.document(found))
 
 
 @token_required

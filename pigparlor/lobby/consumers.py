@@ -7,7 +7,6 @@ input, the "Play now" form's join and leave.
 from __future__ import annotations
 
 import asyncio
-import json
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -17,7 +16,12 @@ from django.template.loader import render_to_string
 from pigparlor.lobby import pool
 from pigparlor.lobby.listing import group_for_game, group_for_table, render_listing
 from pigparlor.lobby.room import room_context
-from pigparlor.tables.guard import too_big
+from pigparlor.moderation.chat import lobby_room
+from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
+from pigparlor.tables import strict_json
+from pigparlor.tables.broadcast import session_group, user_group
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+from pigparlor.tables.guard import RateLimit, too_big
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
@@ -33,15 +37,18 @@ class ReadOnlySocket(AsyncWebsocketConsumer):
         """These sockets only listen; anything sent is ignored."""
 
 
-class LobbyConsumer(ReadOnlySocket):
+class LobbyConsumer(HtmlChat, ReadOnlySocket):
     """``/ws/lobby/<slug>/``: the game's open and running tables, live, and
     quick play: ``{"pool": "join", "seats", "wait"}`` from the "Play now" form
     puts a signed-in player in the game's pool, ``{"pool": "leave"}`` (or
     closing the socket) takes them out. While in the pool the socket ticks the
-    pool about once a second and shows how the wait goes."""
+    pool about once a second and shows how the wait goes. The lobby's chat
+    (``{"type": "chat", "text"}`` and the other chat types) goes through the
+    same strict input and size and rate checks as a table socket's."""
 
     ticker: asyncio.Task | None = None
     shown: str = ""
+    personal_groups: list[str] = []
 
     async def connect(self):
         slug = self.scope["url_route"]["kwargs"]["slug"]
@@ -51,29 +58,55 @@ class LobbyConsumer(ReadOnlySocket):
             await self.close(code=4404)
             return
         self.group = group_for_game(slug)
+        self.room = lobby_room(slug)
+        self.limit = RateLimit()
         await self.channel_layer.group_add(self.group, self.channel_name)
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            # A logout or a ban closes this socket too (``socket.revoked``); a timeout or mute reaches it.
+            session_key = getattr(self.scope.get("session"), "session_key", None)
+            self.personal_groups = [user_group(user.pk), *([session_group(session_key)] if session_key else [])]
+            for group in self.personal_groups:
+                await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         # The "Play now" panel too: after a reconnect the old socket's wait is gone with it.
         self.shown = self.pool_html()
-        await self.send(text_data=await database_sync_to_async(render_listing)(self.game) + self.shown)
+        listing = await database_sync_to_async(render_listing)(self.game)
+        await self.send(text_data=listing + self.shown + await self.opening_html())
 
     async def disconnect(self, code):
         self.stop_ticking()
         await database_sync_to_async(pool.leave_pool)(self.channel_name)
+        for group in self.personal_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
         await super().disconnect(code)
+
+    async def socket_revoked(self, event):
+        await self.chat_refused(TableError(FORBIDDEN, event["reason"]))
+        await self.close(code=4401)
 
     async def lobby_listing(self, event):
         await self.send(text_data=event["html"])
 
     async def receive(self, text_data=None, bytes_data=None):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated or too_big(text_data, bytes_data):
-            return
         try:
-            message = json.loads(text_data or "")
-        except ValueError:
+            if too_big(text_data, bytes_data):
+                raise TableError(BAD_REQUEST, "message too large")
+            if not self.limit.allow():
+                raise TableError(BAD_REQUEST, "too many messages: slow down")
+            if text_data is None:
+                raise TableError(BAD_REQUEST, "messages are JSON in text frames")
+            message = strict_json.loads(text_data)
+            if not isinstance(message, dict):
+                raise TableError(BAD_REQUEST, "messages are JSON objects")
+        except TableError as refusal:
+            await self.chat_refused(refusal)
             return
-        if not isinstance(message, dict):
+        if message.get("type") in CHAT_TYPES:
+            await self.handle_chat(message)
+            return
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
             return
         if message.get("pool") == "join":
             try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django import forms
 
+from games.core.bots import DEFAULT_LEVEL
 from pigparlor.tables import inputs
 from pigparlor.tables.errors import TableError
 
@@ -29,10 +30,13 @@ class CreateTableForm(forms.Form):
     seats = forms.TypedChoiceField(coerce=int, label="Players")
     bots = forms.IntegerField(min_value=0, initial=0, label="Bots",
                               help_text="Bots take the last seats. Fill every other seat with bots to start at once.")
+    bot_level = forms.ChoiceField(label="Bot level", required=False)
     private = forms.BooleanField(required=False, label="Private table",
                                  help_text="Hidden from the lobby; friends join with the invite link.")
     casual = forms.BooleanField(required=False, label="Casual (not rated)",
                                 help_text="Public tables are rated unless you tick this; private tables are casual.")
+    quiet_spectators = forms.BooleanField(required=False, label="Spectators only read the chat",
+                                          help_text="Players chat; people watching can read but not write.")
 
     def __init__(self, *args, game, **kwargs):
         super().__init__(*args, **kwargs)
@@ -42,6 +46,10 @@ class CreateTableForm(forms.Form):
         self.fields["seats"].initial = min(max(4, engine.min_seats), engine.max_seats)
         self.fields["bots"].max_value = engine.max_seats - 1
         self.fields["bots"].widget.attrs.update({"min": 0, "max": engine.max_seats - 1})
+        levels = [(kind, game.bots[kind]) for kind in game.bot_levels]
+        self.fields["bot_level"].choices = [(kind, bot.level) for kind, bot in levels]
+        self.fields["bot_level"].help_text = " ".join(f"{bot.level}: {bot.level_help}" for _, bot in levels)
+        self.fields["bot_level"].initial = DEFAULT_LEVEL
         for option in engine.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
 
@@ -60,6 +68,10 @@ class CreateTableForm(forms.Form):
             self.add_error("opt_turn_seconds", "No timer (0) is only for private tables: "
                                                "set a turn timer or make the table private.")
         return cleaned
+
+    def clean_bot_level(self):
+        """None (the table's default bots) when the game offers no levels or none was picked."""
+        return self.cleaned_data["bot_level"] or None
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith("opt_")]

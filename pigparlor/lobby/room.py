@@ -14,7 +14,7 @@ def table_page_url(table: Table) -> str:
 
 def room_context(table: Table, user, invite_code: str | None) -> dict | None:
     """What the room shows ``user``; None when a private table must stay hidden from them."""
-    seats = list(table.seat_set.select_related("user__profile").order_by("index"))
+    seats = list(table.seat_set.select_related("user__profile", "reserved_for__profile").order_by("index"))
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
     invited = bool(table.invite_code) and invite_code == table.invite_code
     if table.private and mine is None and not invited:
@@ -28,9 +28,10 @@ def room_context(table: Table, user, invite_code: str | None) -> dict | None:
                       for seat in seats],
         "my_seat": mine,
         "is_host": user.is_authenticated and table.host_id == user.pk,
-        "can_join": is_open and mine is None and any(not seat.taken for seat in seats),
+        "can_join": is_open and mine is None and any(seat.free_for(user) for seat in seats),
         "invite_code": invite_code if invited else "",
         "invite_path": reverse("lobby:invite", args=[table.invite_code]) if table.private and mine else "",
         "empty_seats": sum(1 for seat in seats if not seat.taken),
+        "rematch_of": table.rematch_of_id,
         "taken_seats": sum(1 for seat in seats if seat.taken),
     }

@@ -34,16 +34,23 @@ def _go(request, url):
     return redirect(url)
 
 
+def my_tables(user, slug: str | None = None) -> list[Table]:
+    """The tables ``user`` sits at that are not over (running first), for a way back in."""
+    if not user.is_authenticated:
+        return []
+    tables = Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=user)
+    if slug is not None:
+        tables = tables.filter(game=slug)
+    return sorted(tables.distinct().order_by("-created_at"), key=lambda table: table.status != RUNNING)
+
+
 def home(request):
-    return render(request, "lobby/home.html", {"games": all_games()})
+    return render(request, "lobby/home.html", {"games": all_games(), "my_tables": my_tables(request.user)})
 
 
 def game(request, slug):
     game = _game_or_404(slug)
-    mine = []
-    if request.user.is_authenticated:
-        mine = list(Table.objects.filter(game=slug, status__in=[OPEN, RUNNING], seat_set__user=request.user)
-                    .distinct().order_by("-created_at"))
+    mine = my_tables(request.user, slug)
     return render(request, "lobby/game.html", {
         "game": game, "listing": render_listing(game), "my_tables": mine,
         "form": CreateTableForm(game=game), **pool.pool_context(game),
@@ -67,7 +74,8 @@ def create(request, slug):
             table = services.create_table(
                 host=request.user, game=slug, seats=data["seats"], bots=data["bots"],
                 options=form.table_options(), private=data["private"], title=data["title"],
-                rated=False if data["casual"] else None)
+                rated=False if data["casual"] else None, salt=request.POST.get("salt") or None,
+                spectators_chat=not data["quiet_spectators"], bot_level=data["bot_level"])
         except TableError as refusal:
             form.add_error(None, refusal.message)
         else:
@@ -124,7 +132,8 @@ def join(request, table_id):
         return _go(request, f"{reverse('account_login')}?next={reverse('lobby:table', args=[table_id])}")
 
     def do(table):
-        services.join_table(table, request.user, invite_code=request.POST.get("invite_code") or None)
+        services.join_table(table, request.user, invite_code=request.POST.get("invite_code") or None,
+                            salt=request.POST.get("salt") or None)
         return _after_seating(table)
     return _table_action(request, table_id, do)
 
@@ -144,4 +153,14 @@ def start(request, table_id):
     def do(table):
         services.start_table(table, request.user)
         return table_page_url(table)
+    return _table_action(request, table_id, do)
+
+
+@login_required
+@require_POST
+def rematch(request, table_id):
+    """"Play again" at a finished table: to the next game's waiting room."""
+    def do(table):
+        rematch, _ = services.rematch_table(table, request.user)
+        return reverse("lobby:table", args=[rematch.pk])
     return _table_action(request, table_id, do)

@@ -4,4 +4,12 @@ from django.apps import AppConfig
 class PwaConfig(AppConfig):
     name = "pigparlor.pwa"
     label = "pwa"
-    verbose_name = "Installable app shell"
+    verbose_name = "Installable app and push notifications"
+
+    def ready(self):
+        from pigparlor.pwa.tournament_pushes import on_clock_tick
+        from pigparlor.pwa.turns import table_moved as queue_turn_check
+        from pigparlor.tables.signals import clock_tick, table_moved
+
+        table_moved.connect(queue_turn_check, dispatch_uid="pwa.turn_check")
+        clock_tick.connect(on_clock_tick, dispatch_uid="pwa.tournament_checkins")

@@ -1,6 +1,11 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
 from pigparlor.tables.models import ActionLog, Seat, Table
+from pigparlor.tables.replay import OVER
+
+SECRET_UNTIL_OVER = "hidden until the table is over"
 
 
 class SeatInline(admin.TabularInline):
@@ -11,15 +16,43 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    """A running table's seed and state (every hand) stay hidden here too: the
+    seed is revealed with the replay once the table is over (docs/fairness.md)."""
+
     list_display = ("pk", "game", "title", "host", "status", "seats", "version", "created_at")
     list_filter = ("game", "status", "private")
     search_fields = ("title", "host__username")
-    readonly_fields = ("state", "outcome", "seed", "version", "seats_rev", "started_at_ms", "changed_at_ms", "wake_at_ms")
+    exclude = ("seed", "state", "salts")
+    readonly_fields = ("replay", "revealed_seed", "commitment", "revealed_salts", "revealed_state", "outcome",
+                       "version", "seats_rev", "started_at_ms", "changed_at_ms", "wake_at_ms")
     inlines = [SeatInline]
+
+    @admin.display(description="replay")
+    def replay(self, table):
+        if table.status not in OVER or table.state is None:
+            return "once the table is over"
+        return format_html('<a href="{}">replay and verify</a>', reverse("table-replay", args=[table.pk]))
+
+    @admin.display(description="seed")
+    def revealed_seed(self, table):
+        return table.seed if table.status in OVER else SECRET_UNTIL_OVER
+
+    @admin.display(description="salts")
+    def revealed_salts(self, table):
+        return table.salts if table.status in OVER else SECRET_UNTIL_OVER
+
+    @admin.display(description="state")
+    def revealed_state(self, table):
+        return table.state if table.status in OVER else SECRET_UNTIL_OVER
 
 
 @admin.register(ActionLog)
 class ActionLogAdmin(admin.ModelAdmin):
+    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see."""
+
     list_display = ("table", "version", "seat", "action", "at_ms", "user")
     list_filter = ("table__game",)
     readonly_fields = ("table", "version", "seat", "action", "at_ms", "user")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(table__status__in=OVER)

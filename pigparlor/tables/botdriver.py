@@ -2,7 +2,10 @@
 
 A bot's choice is a pure function of (table, version, seat): the rng is seeded
 from those three, and its think time counts from the moment the version was
-committed (``changed_at_ms``). So ``act`` can compute a table's next wake-up
+committed (``changed_at_ms``): the platform's think time
+(``PIGPARLOR_BOT_DELAY_MS``) plus the bot's own delay — only its own in a
+real-time game, where that delay is its reaction time and the level a player
+picked (Oink!'s "hard" slaps about 400 ms after the reveal). So ``act`` can compute a table's next wake-up
 when it commits, and the clock, waking later in any process, recomputes exactly
 the same moves and fires the ones that are due.
 """
@@ -43,6 +46,7 @@ def bot_rng(table_id: int, version: int, seat: int) -> random.Random:
 def pending_bot_moves(game, table, state, seats) -> list[BotMove]:
     """The move each bot seat will make at this version, soonest first."""
     engine = game.engine
+    base_ms = 0 if engine.realtime else settings.PIGPARLOR_BOT_DELAY_MS
     moves = []
     for seat in seats:
         kind = bot_kind(seat)
@@ -58,6 +62,6 @@ def pending_bot_moves(game, table, state, seats) -> list[BotMove]:
         if action is None:
             continue
         think = max(0, bot.delay_ms(view, action, to_engine_ms(table, table.changed_at_ms), rng))
-        moves.append(BotMove(table.changed_at_ms + settings.PIGPARLOR_BOT_DELAY_MS + think, seat.index, action))
+        moves.append(BotMove(table.changed_at_ms + base_ms + think, seat.index, action))
     moves.sort(key=lambda move: (move.due_ms, move.seat))
     return moves

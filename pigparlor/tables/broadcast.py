@@ -3,19 +3,33 @@ the lobby hears about seat/status changes, and the clock learns the next wake-up
 
 Only the version travels over the channel layer; every socket renders (from its
 per-viewer cache or the database) what its own viewer may see.
+
+Sockets, the clock and the heartbeat run their database work through
+``call_then_send``: the group messages that work's commits queue are sent from
+the event loop once the call returns, instead of each commit hook blocking the
+one ORM thread on a hop back into the loop (``async_to_sync``) while every
+other table's ``act`` waits behind it. Elsewhere (HTTP views, commands, tests)
+a commit sends at once, as before.
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import threading
+import time
+from contextvars import Context, ContextVar
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 
 from pigparlor.tables.signals import table_listing_changed
 
 log = logging.getLogger(__name__)
+slow_log = logging.getLogger("pigparlor.slow")
 
 
 def group_name(table_id: int) -> str:
@@ -32,23 +46,138 @@ def token_group(token_id: int) -> str:
     return f"token-{token_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every socket one user holds open (tables over both transports, lobbies):
+    a ban closes them, a chat timeout or mute reaches them."""
+    return f"user-{user_id}"
+
+
 def revoke_sockets(group: str, reason: str) -> None:
     """Close every table socket in ``group`` (its session logged out, its token
     was revoked), in every process, once the current transaction commits."""
     transaction.on_commit(lambda: group_send(group, {"type": "socket.revoked", "reason": reason}))
 
 
+class _Outbox:
+    """Group messages queued on the ORM's thread for the event loop to send.
+    Once closed (the caller went on: it returned, or was cancelled while the
+    thread still ran), later messages are sent at once instead: none is lost."""
+
+    def __init__(self, loop=None):
+        self.messages: list[tuple[str, dict]] = []
+        self.closed = False
+        self.lock = threading.Lock()
+        self.loop = loop  # the event loop of the caller, for messages after close
+
+    def add(self, group: str, message: dict) -> bool:
+        with self.lock:
+            if not self.closed:
+                self.messages.append((group, message))
+            return not self.closed
+
+    def close(self) -> list[tuple[str, dict]]:
+        with self.lock:
+            self.closed = True
+            return self.messages
+
+
+# The outbox of the ``call_then_send`` running on this thread; None outside one.
+_OUTBOX: ContextVar[_Outbox | None] = ContextVar("pigparlor_outbox", default=None)
+
+
 def group_send(group: str, message: dict) -> None:
-    """Send after a commit. The change is already safe in the database: if the
-    channel layer fails (Redis down), say so and go on — sockets catch up from
-    the database when they reconnect or ask for a snapshot."""
+    """Send after a commit: into the running ``call_then_send``'s outbox, else at
+    once. The change is already safe in the database: if the channel layer fails
+    (Redis down), say so and go on — sockets catch up from the database when they
+    reconnect or ask for a snapshot."""
+    outbox = _OUTBOX.get()
+    if outbox is not None and outbox.add(group, message):
+        return
     layer = get_channel_layer()
     if layer is None:
+        return
+    if outbox is not None and outbox.loop is not None:
+        # The caller went on while this ORM thread still ran: hand the message to
+        # its loop rather than block this thread on it (async_to_sync here waits
+        # forever if that loop has finished, as a cancelled test's loop has).
+        if not start_on(outbox.loop, 0, deliver, [(group, message)]):
+            log.warning("could not send %s to %s: its event loop has closed", message.get("type"), group)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.warning("could not send %s to %s", message.get("type"), group, exc_info=True)
+
+
+def caller_loop():
+    """The event loop of the ``call_then_send`` running on this thread, or None
+    (an HTTP view, a command, a test): work that may wait a moment goes there."""
+    outbox = _OUTBOX.get()
+    return outbox.loop if outbox is not None else None
+
+
+def start_on(loop, delay_s: float, coroutine_function, *args) -> bool:
+    """From any thread: start ``coroutine_function(*args)`` as a task on ``loop``,
+    ``delay_s`` from now, in a fresh context (this ORM thread's own — asgiref's
+    executor marks, the outbox — must not follow it). False if the loop has closed."""
+    def start():
+        if not loop.is_closed():
+            loop.create_task(coroutine_function(*args))
+
+    try:
+        loop.call_soon_threadsafe(loop.call_later, delay_s, start, context=Context())
+    except RuntimeError:  # closed: a test's loop, or a server shutting down
+        return False
+    return True
+
+
+async def call_then_send(func, *args, **kwargs):
+    """``func(*args, **kwargs)`` on the ORM's thread (``database_sync_to_async``);
+    then, on the event loop, the group messages its commits queued — even when it
+    raised after one of them committed."""
+    outbox = _Outbox(asyncio.get_running_loop())
+    times = [time.perf_counter()]  # asked, started on the ORM thread, returned
+
+    def run():
+        times.append(time.perf_counter())
+        token = _OUTBOX.set(outbox)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _OUTBOX.reset(token)
+            times.append(time.perf_counter())
+
+    try:
+        return await database_sync_to_async(run)()
+    finally:
+        messages = outbox.close()
+        await deliver(messages)
+        _log_if_slow(func, times, time.perf_counter(), len(messages))
+
+
+def _log_if_slow(func, times: list[float], sent: float, messages: int) -> None:
+    """Issue 14: a call slower than ``PIGPARLOR_SLOW_MS`` says where its time went —
+    waiting for the one ORM thread (other tables' calls ahead of it), running there,
+    or sending its group messages."""
+    limit_ms = settings.PIGPARLOR_SLOW_MS
+    total_ms = (sent - times[0]) * 1000
+    if not limit_ms or total_ms < limit_ms or len(times) < 3:
+        return
+    waited, ran, sending = ((b - a) * 1000 for a, b in zip(times, [*times[1:], sent]))
+    slow_log.info("slow %s: %.0f ms (waited for the ORM thread %.0f ms, ran %.0f ms, sent %d messages in %.0f ms)",
+                  getattr(func, "__name__", func), total_ms, waited, ran, messages, sending)
+
+
+async def deliver(messages: list[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs from the event loop; a failure is logged, never raised."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            log.warning("could not send %s to %s", message.get("type"), group, exc_info=True)
 
 
 def announce_after_commit(table, *, listing: bool = False, snapshot=None) -> None:

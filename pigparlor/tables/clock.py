@@ -1,9 +1,15 @@
 """The clock service: fires turn timers, bot moves and seat hand-overs through ``act``.
 
-It sleeps until the earliest ``Table.wake_at_ms`` among running tables (at most
+It sleeps until the earliest ``Table.wake_at_ms`` among running tables (and open
+rematches, which start when their wait is over) (at most
 ``MAX_SLEEP_MS``, so it also notices changes made by other processes), or until
-a commit in this process wakes it earlier. It acts with the version it saw, so
-when several clocks run (scaled out) the loser of a race changes nothing.
+a commit in this process wakes it earlier. Every ``serve`` process (every
+worker of ``serve --workers N``) runs one, and that is safe: each write names
+what it saw — ``act`` the version, a hand-over the version under the row lock,
+a moved wake-up the version and ``seats_rev`` — so the loser of a race between
+clocks, or between a clock and a player, changes nothing. Each due table is
+fired in its own call, and its broadcasts go out from the event loop before the
+next (``broadcast.call_then_send``): a busy pass never holds the ORM's thread.
 """
 from __future__ import annotations
 
@@ -16,12 +22,13 @@ from django.db.models import Min
 
 from pigparlor.tables import presence
 from pigparlor.tables.botdriver import pending_bot_moves
-from pigparlor.tables.broadcast import announce_after_commit
+from pigparlor.tables.broadcast import announce_after_commit, call_then_send
 from pigparlor.tables.errors import TableError
-from pigparlor.tables.models import RUNNING, Table
+from pigparlor.tables.models import OPEN, RUNNING, Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import seats_at
-from pigparlor.tables.services import act
+from pigparlor.tables.services import act, start_rematch_if_due
+from pigparlor.tables.signals import clock_tick
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 log = logging.getLogger(__name__)
@@ -33,7 +40,11 @@ RETRY_MS = 5000
 
 def fire(table_id: int, now: int) -> None:
     """Do what is due at one table: the engine's deadline first, then absent
-    humans' seats, then the soonest due bot move."""
+    humans' seats, then the soonest due bot move. An open table with a wake-up
+    is a rematch whose wait is over: it starts."""
+    if Table.objects.filter(pk=table_id, status=OPEN).exists():
+        start_rematch_if_due(table_id, now)
+        return
     table = Table.objects.filter(pk=table_id, status=RUNNING).first()
     if table is None or table.wake_at_ms is None or table.wake_at_ms > now:
         return
@@ -51,8 +62,9 @@ def fire(table_id: int, now: int) -> None:
     if due:
         _act_quietly(table_id, due[0].seat, due[0].action, table.version)
         return
-    # Nothing due after all (the seats changed since): move the wake-up on.
-    Table.objects.filter(pk=table_id, version=table.version).update(
+    # Nothing due after all (the seats changed since): move the wake-up on, unless
+    # the table or its seats changed meanwhile (then their writer set the wake-up).
+    Table.objects.filter(pk=table_id, version=table.version, seats_rev=table.seats_rev).update(
         wake_at_ms=presence.next_wake(game, table, state, seats))
 
 
@@ -77,17 +89,54 @@ def _hand_over(table_id: int, version: int, now: int) -> None:
         announce_after_commit(table, listing=True)
 
 
+def due_tables(now: int) -> list[int]:
+    # Open tables wake too: a "Play again" table seats bots once its wait is over.
+    return list(Table.objects.filter(status__in=(RUNNING, OPEN), wake_at_ms__lte=now).values_list("pk", flat=True))
+
+
+def fire_or_retry(table_id: int, now: int) -> None:
+    """``fire``; if it fails, try again in ``RETRY_MS`` rather than in a tight loop
+    (unless something else has moved the wake-up meanwhile)."""
+    try:
+        fire(table_id, now)
+    except Exception:
+        log.exception("clock failed at table %s", table_id)
+        Table.objects.filter(pk=table_id, wake_at_ms__lte=now).update(wake_at_ms=now + RETRY_MS)
+
+
+def next_wake_ms() -> int | None:
+    return Table.objects.filter(status__in=(RUNNING, OPEN)).aggregate(at=Min("wake_at_ms"))["at"]
+
+
 def run_due() -> int | None:
     """Fire every table that is due; return the next wake-up (epoch ms) or None."""
     now = epoch_ms()
-    due = Table.objects.filter(status=RUNNING, wake_at_ms__lte=now).values_list("pk", flat=True)
-    for table_id in list(due):
-        try:
-            fire(table_id, now)
-        except Exception:
-            log.exception("clock failed at table %s", table_id)
-            Table.objects.filter(pk=table_id).update(wake_at_ms=now + RETRY_MS)
-    return Table.objects.filter(status=RUNNING).aggregate(at=Min("wake_at_ms"))["at"]
+    for table_id in due_tables(now):
+        fire_or_retry(table_id, now)
+    return next_wake_ms()
+
+
+async def run_due_async() -> int | None:
+    """``run_due`` from the event loop: one ORM call per due table, each one's
+    broadcasts sent before the next, other sockets' calls in between."""
+    now = epoch_ms()
+    for table_id in await database_sync_to_async(due_tables)(now):
+        await call_then_send(fire_or_retry, table_id, now)
+    return await database_sync_to_async(next_wake_ms)()
+
+
+def tick_apps() -> int | None:
+    """One step of the other apps' scheduled work (``signals.clock_tick``);
+    the earliest next wake-up they ask for."""
+    now = epoch_ms()
+    wakes = []
+    for receiver, answer in clock_tick.send_robust(sender=Clock, now_ms=now):
+        if isinstance(answer, Exception):
+            log.error("clock tick of %s failed", receiver, exc_info=answer)
+            continue
+        if answer is not None:
+            wakes.append(answer)
+    return min(wakes) if wakes else None
 
 
 class Clock:
@@ -113,7 +162,11 @@ class Clock:
             while True:
                 self._event.clear()
                 self._next_ms = None  # any commit during the pass wakes the next one
-                next_ms = await database_sync_to_async(run_due)()
+                next_ms = await run_due_async()
+                # A separate hop: live tables' work queued meanwhile goes first.
+                app_ms = await call_then_send(tick_apps)
+                if app_ms is not None:
+                    next_ms = app_ms if next_ms is None else min(next_ms, app_ms)
                 now = epoch_ms()
                 sleep_ms = MAX_SLEEP_MS if next_ms is None else min(MAX_SLEEP_MS, next_ms - now)
                 self._next_ms = now + sleep_ms

@@ -4,27 +4,30 @@ Frames are HTML: out-of-band swaps by element id, only the parts that changed
 since this socket's last frame, plus ``#table-version`` carrying the version and
 the version the frame builds on (``data-base``; empty for a full snapshot) so
 the page can spot a gap and ask for a snapshot. Actions come from ``ws-send``
-forms: ``{"version": "7", "action": "<json>", "HEADERS": {...}}``.
+forms: ``{"version": "7", "action": "<json>", "HEADERS": {...}}``; the chat
+panel's forms send ``{"type": "chat", "text": "…", "HEADERS": {...}}`` (and
+``mute``, ``unmute``, ``report``), answered with swaps into the panel.
 """
 from __future__ import annotations
 
 import re
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.utils.html import format_html
 
+from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
 from pigparlor.tables import presence, rendering, strict_json
-from pigparlor.tables.broadcast import session_group
-from pigparlor.tables.errors import BAD_REQUEST, TableError
+from pigparlor.tables.broadcast import call_then_send, session_group
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
 
 VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 
 
-class TableConsumer(TableSocket):
+class TableConsumer(HtmlChat, TableSocket):
     sent_parts: dict[str, str]
+    anonymous_watchers = True  # a public table can be watched without an account
 
     def revocation_groups(self) -> list[str]:
         session = self.scope.get("session")
@@ -63,8 +66,18 @@ class TableConsumer(TableSocket):
             await self.resend()
         elif kind == "pong":
             self.round_trip.pong(message.get("id"))
+        elif kind == "salt":
+            try:
+                await self.salt(message)
+            except TableError as refusal:
+                if refusal.code != ILLEGAL:  # dealt a moment ago: the page had nothing to say to a player
+                    raise
+        elif kind in CHAT_TYPES:
+            await self.handle_chat(message)
         elif message.get("control") == "reclaim":
-            await database_sync_to_async(presence.reclaim_seat)(self.table_id, self.user)
+            if self.user is None:
+                raise TableError(FORBIDDEN, "watchers have no seat to take back")
+            await call_then_send(presence.reclaim_seat, self.table_id, self.user)
         elif "version" in message and "action" in message:
             await self.submit(parse_version(message["version"]), parse_action(message["action"]))
         else:

@@ -7,6 +7,8 @@ private table. Each check raises the protocol's ``bad_request``.
 """
 from __future__ import annotations
 
+import re
+
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.usertext import invisible_characters
 
@@ -44,3 +46,14 @@ def fields(body: dict, allowed: tuple[str, ...]) -> dict:
     if unknown:
         raise TableError(BAD_REQUEST, f"unknown field {unknown[0]!r}; send only {', '.join(allowed)}")
     return body
+
+
+SALT = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def salt(value) -> str:
+    """A seat's contribution to the deal (docs/fairness.md): 8 to 64 characters
+    of ``A-Z a-z 0-9 _ -`` (hex or base64url of random bytes)."""
+    if not isinstance(value, str) or not SALT.fullmatch(value):
+        raise TableError(BAD_REQUEST, "salt must be a string of 8 to 64 characters from A-Z a-z 0-9 _ -")
+    return value

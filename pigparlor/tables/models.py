@@ -10,6 +10,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models
 
+from games.core.replay import commitment, deal_seed
+
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
 
 
@@ -26,8 +28,22 @@ class Table(models.Model):
     private = models.BooleanField(default=False)
     # A finished rated table moves its players' ratings (pigparlor.ratings).
     rated = models.BooleanField(default=False)
+    # The host may make spectators read-only in the table's chat (pigparlor.moderation).
+    spectators_chat = models.BooleanField(default=True)
+    # Why a moderator closed the table (status ``aborted``), shown to everyone at it.
+    closed_reason = models.CharField(max_length=240, blank=True)
     invite_code = models.CharField(max_length=32, blank=True)
+    # The kind of bot that fills this table's bot seats, now or when the host starts early:
+    # the level the host picked (games.core.bots; issue 15). Stand-ins for players who left
+    # are always "sensible" (pigparlor.tables.botdriver.STAND_IN).
+    bot_kind = models.CharField(max_length=20, default="sensible")
+    # The server's secret seed, revealed once the table is over; ``commitment``
+    # (sha256 of it, games.core.replay) is shown from the creation on.
     seed = models.BigIntegerField()
+    commitment = models.CharField(max_length=64, blank=True)
+    # One random salt per seat (or null), sent by the seats' clients before the
+    # deal and mixed into the seed the engine deals from (docs/fairness.md).
+    salts = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)
     seats_rev = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)
@@ -38,6 +54,13 @@ class Table(models.Model):
     started_at_ms = models.BigIntegerField(null=True, blank=True)
     changed_at_ms = models.BigIntegerField(null=True, blank=True)
     wake_at_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # "Play again": the finished table this one replays (same players and options).
+    # An open rematch starts at ``wake_at_ms`` with bots in the seats nobody took.
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
+    # Sockets open here by people without a seat: a cache of the ``Presence`` rows,
+    # recounted under the table's lock with the seats' connections (presence.recount).
+    watchers = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -45,9 +68,28 @@ class Table(models.Model):
     def __str__(self):
         return f"{self.game} table {self.pk} ({self.status})"
 
+    def save(self, *args, **kwargs):
+        if not self.commitment:
+            self.commitment = commitment(self.seed)
+        super().save(*args, **kwargs)
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed the engine deals from: ``seed`` mixed with the seats' salts."""
+        return deal_seed(self.seed, self.salts or ())
+
     @property
     def display_title(self) -> str:
         return self.title or f"Table {self.pk}"
+
+    @property
+    def game_title(self) -> str:
+        from pigparlor.tables.registry import UnknownGame, get_game
+
+        try:
+            return get_game(self.game).title
+        except UnknownGame:
+            return self.game
 
 
 class Seat(models.Model):
@@ -65,6 +107,9 @@ class Seat(models.Model):
     # ``Presence`` rows, recounted under the table's lock (presence.recount).
     connections = models.PositiveSmallIntegerField(default=0)
     left_at_ms = models.BigIntegerField(null=True, blank=True)
+    # A rematch keeps each player's seat for them until the table starts.
+    reserved_for = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="reserved_seats")
 
     class Meta:
         ordering = ["table", "index"]
@@ -81,16 +126,22 @@ class Seat(models.Model):
     def taken(self) -> bool:
         return bool(self.bot_kind) or self.user_id is not None
 
+    def free_for(self, user) -> bool:
+        """Empty, and not kept for another player of a rematch."""
+        return not self.taken and self.reserved_for_id in (None, getattr(user, "pk", None))
+
 
 class Presence(models.Model):
-    """One open table socket: whose, at which table, held by which server process.
+    """One open table socket: whose (nobody's for a visitor without an account), at
+    which table, held by which server process.
 
     A process that dies leaves its rows behind; they are swept once its heartbeat
     (``ServerProcess``) expires, so a seat is "connected" only while a live
     process holds a socket of its owner (presence.sweep)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="table_presences")
     process = models.CharField(max_length=32, db_index=True)
     channel = models.CharField(max_length=200, unique=True)
     opened_ms = models.BigIntegerField()
@@ -120,6 +171,9 @@ class ActionLog(models.Model):
     action = models.JSONField()
     at_ms = models.BigIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # games.core.replay.state_digest of the state this action made: verification finds
+    # the first version a changed log leaves the game played (empty on older rows).
+    state_sha = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["table", "version"]

@@ -19,12 +19,11 @@ import logging
 import uuid
 from collections import Counter, defaultdict
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 
 from pigparlor.tables.botdriver import pending_bot_moves
-from pigparlor.tables.broadcast import announce_after_commit
+from pigparlor.tables.broadcast import announce_after_commit, call_then_send
 from pigparlor.tables.errors import NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
@@ -37,7 +36,7 @@ TIMEOUTS_BEFORE_BOT = 3
 
 # This process, as its presence rows and heartbeat name it.
 PROCESS_ID = uuid.uuid4().hex
-# The table sockets open in this process right now: channel name → (table id, user id).
+# The table sockets open in this process right now: channel name → (table id, user id or None).
 LIVE_CHANNELS: dict[str, tuple[int, int]] = {}
 
 
@@ -99,11 +98,17 @@ def count_timeouts(engine, state, seat, user, seats) -> bool:
 
 def recount(table, seats, now: int) -> bool:
     """Set each seat's ``connections`` from its owner's presence rows at this
-    table (inside the caller's transaction, under the table's lock). An owner
+    table, and the table's ``watchers`` from the rest (inside the caller's
+    transaction, under the table's lock; the caller saves the table). An owner
     with no socket at a running table is absent from ``now`` on, unless already
     absent. True if a seat row changed (the caller bumps ``seats_rev``)."""
-    counts = Counter(Presence.objects.filter(table_id=table.pk).values_list("user_id", flat=True))
-    changed = False
+    owners = list(Presence.objects.filter(table_id=table.pk).values_list("user_id", flat=True))
+    counts = Counter(owners)
+    seated = {seat.user_id for seat in seats if seat.user_id is not None}
+    # Watchers: each visitor's socket without an account, each other user once.
+    watchers = owners.count(None) + len({owner for owner in owners if owner is not None and owner not in seated})
+    changed = watchers != table.watchers
+    table.watchers = watchers
     for seat in seats:
         count = counts.get(seat.user_id, 0) if seat.user_id is not None else 0
         left_at_ms = seat.left_at_ms
@@ -131,8 +136,40 @@ def _settle(table, seats, changed: bool) -> None:
     wake_at_ms = table.wake_at_ms
     refresh_wake(table, seats)
     if changed or wake_at_ms != table.wake_at_ms:
-        table.save(update_fields=["seats_rev", "wake_at_ms"])
+        table.save(update_fields=["seats_rev", "wake_at_ms", "watchers"])
         announce_after_commit(table, listing=changed)
+
+
+def _presence_changed(table_id: int, now: int, change=None) -> bool:
+    """Under the table's lock: ``change(table, seats)`` (True if it changed a
+    seat row itself), then recount the seats from the presence rows and save.
+    False if there is no such table."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table is None:
+            return False
+        seats = seats_at(table)
+        changed = bool(change(table, seats)) if change is not None else False
+        _settle(table, seats, recount(table, seats, now) or changed)
+        return True
+
+
+def _forget(rows):
+    """A change that only removes presence rows (the recount then sees to the seats)."""
+    def change(table, seats):
+        rows.delete()
+        return False
+    return change
+
+
+def _take_seat_back(seats, user) -> bool:
+    """The user's seat is theirs again: no stand-in bot, no timeouts counted."""
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is None or not (mine.replaced or mine.timeouts):
+        return False
+    mine.replaced, mine.timeouts = False, 0
+    mine.save(update_fields=["replaced", "timeouts"])
+    return True
 
 
 def max_sockets() -> int:
@@ -140,58 +177,35 @@ def max_sockets() -> int:
 
 
 def open_socket(table_id: int, user, channel: str) -> None:
-    """A table socket of ``user`` opened in this process. The seat's owner is
-    back: they get their seat back from a stand-in bot. Refused past the
-    per-user socket limit."""
-    if Presence.objects.filter(user=user).count() >= max_sockets():
+    """A table socket of ``user`` (None: a visitor without an account, who can
+    only watch) opened in this process. The seat's owner is back: they get
+    their seat back from a stand-in bot. Refused past the per-user socket limit."""
+    if user is not None and Presence.objects.filter(user=user).count() >= max_sockets():
         raise TableError(RATE_LIMITED, f"you have {max_sockets()} table connections open already: "
                                        "close some tabs or programs first")
-    LIVE_CHANNELS[channel] = (table_id, user.pk)
+
+    def arrive(table, seats):
+        Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel, opened_ms=epoch_ms())
+        return user is not None and _take_seat_back(seats, user)
+
+    LIVE_CHANNELS[channel] = (table_id, user.pk if user is not None else None)
     try:
-        with transaction.atomic():
-            table = _locked_table(table_id)
-            if table is None:
-                raise TableError(NOT_FOUND, "no such table")
-            Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel,
-                                    opened_ms=epoch_ms())
-            seats = seats_at(table)
-            changed = recount(table, seats, epoch_ms())
-            mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-            if mine is not None and (mine.replaced or mine.timeouts):
-                mine.replaced, mine.timeouts = False, 0
-                mine.save(update_fields=["replaced", "timeouts"])
-                changed = True
-            _settle(table, seats, changed)
+        if not _presence_changed(table_id, epoch_ms(), arrive):
+            raise TableError(NOT_FOUND, "no such table")
     except BaseException:
         LIVE_CHANNELS.pop(channel, None)
         raise
 
 
-@transaction.atomic
 def close_socket(table_id: int, channel: str) -> None:
     """A table socket closed: its owner may now be absent."""
     LIVE_CHANNELS.pop(channel, None)
-    table = _locked_table(table_id)
-    if table is None:
-        return
-    Presence.objects.filter(channel=channel).delete()
-    seats = seats_at(table)
-    _settle(table, seats, recount(table, seats, epoch_ms()))
+    _presence_changed(table_id, epoch_ms(), _forget(Presence.objects.filter(channel=channel)))
 
 
-@transaction.atomic
 def reclaim_seat(table_id: int, user) -> None:
     """The "take my seat back" button."""
-    table = _locked_table(table_id)
-    if table is None:
-        return
-    seats = seats_at(table)
-    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-    if mine is None:
-        return
-    mine.replaced, mine.timeouts = False, 0
-    mine.save(update_fields=["replaced", "timeouts"])
-    _settle(table, seats, True)
+    _presence_changed(table_id, epoch_ms(), lambda table, seats: _take_seat_back(seats, user))
 
 
 def beat(now: int | None = None) -> None:
@@ -207,17 +221,17 @@ def beat(now: int | None = None) -> None:
     by_table = defaultdict(list)
     for channel, (table_id, user_id) in list(LIVE_CHANNELS.items()):
         by_table[table_id].append((channel, user_id))
-    for table_id, sockets in by_table.items():
-        with transaction.atomic():
-            table = _locked_table(table_id)
-            if table is None:
-                continue
+
+    def restore(sockets):
+        def change(table, seats):
             for channel, user_id in sockets:
                 if channel in LIVE_CHANNELS:
                     Presence.objects.get_or_create(channel=channel, defaults={
                         "table": table, "user_id": user_id, "process": PROCESS_ID, "opened_ms": now})
-            seats = seats_at(table)
-            _settle(table, seats, recount(table, seats, now))
+        return change
+
+    for table_id, sockets in by_table.items():
+        _presence_changed(table_id, now, restore(sockets))
 
 
 def sweep(now: int | None = None, *, alone: bool = False) -> int:
@@ -239,12 +253,7 @@ def sweep(now: int | None = None, *, alone: bool = False) -> int:
         if process not in live or (process == PROCESS_ID and channel not in LIVE_CHANNELS):
             stale[table_id].append(pk)
     for table_id, rows in stale.items():
-        with transaction.atomic():
-            table = _locked_table(table_id)
-            Presence.objects.filter(pk__in=rows).delete()
-            if table is not None:
-                seats = seats_at(table)
-                _settle(table, seats, recount(table, seats, now))
+        _presence_changed(table_id, now, _forget(Presence.objects.filter(pk__in=rows)))
     return sum(len(rows) for rows in stale.values())
 
 
@@ -253,11 +262,7 @@ def wake_all(now: int | None = None) -> None:
     whatever a previous run left, each live table wakes when it should)."""
     now = epoch_ms() if now is None else now
     for table_id in Table.objects.filter(status=RUNNING).values_list("pk", flat=True):
-        with transaction.atomic():
-            table = _locked_table(table_id)
-            if table is not None and table.status == RUNNING:
-                seats = seats_at(table)
-                _settle(table, seats, recount(table, seats, now))
+        _presence_changed(table_id, now)
 
 
 async def heartbeat() -> None:
@@ -265,7 +270,7 @@ async def heartbeat() -> None:
     while True:
         await asyncio.sleep(settings.PIGPARLOR_PRESENCE_BEAT_MS / 1000)
         try:
-            await database_sync_to_async(beat_and_sweep)()
+            await call_then_send(beat_and_sweep)
         except Exception:
             log.exception("presence heartbeat failed")
 

@@ -19,6 +19,9 @@ class Game:
     table_template: str
     blurb: str = ""
     extra: dict = field(default_factory=dict)
+    # What an outcome's scores count, singular and plural: the ending's headline
+    # says "Ana wins with 11 pigs".
+    score_unit: tuple[str, str] = ("point", "points")
 
     @property
     def slug(self) -> str:
@@ -27,6 +30,11 @@ class Game:
     @property
     def title(self) -> str:
         return self.engine.title
+
+    @property
+    def bot_levels(self) -> list[str]:
+        """The bot kinds players may pick at table creation, easiest first (games.core.bots)."""
+        return [kind for kind, bot in self.bots.items() if bot.level]
 
 
 class UnknownGame(LookupError):

@@ -9,18 +9,22 @@ process memory — only a cache: a miss renders again from the database.
 from __future__ import annotations
 
 import copy
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.pages import rating_change
 from pigparlor.ratings.queries import rating_changes
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import out_of_band, split_top_level
-from pigparlor.tables.models import FINISHED, Seat, Table, seats_of
+from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
@@ -64,10 +68,18 @@ class Snapshot:
     # A finished rated table's rating changes (pigparlor.ratings.queries.rating_changes),
     # read with the snapshot so that rendering, off the ORM's thread, reads no database.
     rating_changes: tuple = ()
+    # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
+    rematch: object = None
 
     @property
     def key(self) -> tuple[int, int, int]:
         return (self.table.pk, self.table.version, self.table.seats_rev)
+
+    @property
+    def live(self) -> bool:
+        """Started and not closed: a table a moderator closed offers no actions,
+        whatever its game's state would allow."""
+        return self.state is not None and self.table.status != ABORTED
 
     @property
     def game(self):
@@ -86,7 +98,28 @@ def load_snapshot(table_id: int) -> Snapshot:
     seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
     changes = tuple(rating_changes(table, seats)) if table.rated and table.status == FINISHED else ()
-    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes))
+    rematch = load_rematch(table) if table.status == FINISHED else None
+    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes, rematch))
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A finished table's rematch as its players see it: who is in, and whether it started."""
+
+    table_id: int
+    status: str
+    seat_users: tuple  # the user id sitting in each seat (None: empty or a bot)
+    taken: int
+    seats: int
+
+
+def load_rematch(table: Table) -> Rematch | None:
+    rematch = Table.objects.filter(rematch_of=table).order_by("pk").first()
+    if rematch is None:
+        return None
+    seats = list(rematch.seat_set.order_by("index").values_list("user_id", "bot_kind"))
+    return Rematch(rematch.pk, rematch.status, tuple(user for user, _ in seats),
+                   sum(1 for user, bot in seats if user is not None or bot), len(seats))
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -107,8 +140,9 @@ def cached_snapshot(key) -> Snapshot | None:
 def viewer_for(snapshot: Snapshot, user, invite_code: str | None = None) -> int | None:
     """The user's seat index, or None for a spectator; private tables need the
     invite code to watch."""
+    signed_in = user is not None and user.is_authenticated  # a visitor without an account only watches
     for seat in snapshot.seats:
-        if user is not None and seat.user_id == user.pk:
+        if signed_in and seat.user_id == user.pk:
             return seat.index
     if snapshot.table.private and invite_code != snapshot.table.invite_code:
         raise TableError(FORBIDDEN, "this table is private")
@@ -137,34 +171,119 @@ def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
     return result
 
 
+SEAT_REF = re.compile(r"\{seat:(\d+)\}")
+
+
+def seat_names(text: str, names: dict[int, str]) -> str:
+    """A log line with every ``{seat:N}`` (games.core.cards.seat_ref) replaced by that seat's
+    player: the one way every game's log names seats (docs/platform.md §1)."""
+    return SEAT_REF.sub(lambda ref: names.get(int(ref.group(1)), f"seat {int(ref.group(1)) + 1}"), text)
+
+
+def seat_names_html(text: str, names: dict[int, str]) -> str:
+    """``seat_names`` for the page: the text escaped, each name inside ``<bdi>`` (docs/platform.md §5)."""
+    parts = SEAT_REF.split(text)
+    html = [escape(part) if index % 2 == 0 else
+            format_html("<bdi>{}</bdi>", names.get(int(part), f"seat {int(part) + 1}"))
+            for index, part in enumerate(parts)]
+    return mark_safe("".join(html))
+
+
 def deadline_ms(snapshot: Snapshot) -> int | None:
-    if snapshot.state is None:
+    if snapshot.state is None or snapshot.table.status == ABORTED:
         return None
     return to_epoch_ms(snapshot.table, snapshot.game.engine.next_deadline(snapshot.state))
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def place(rank: int) -> str:
+    return ORDINALS.get(rank, f"{rank}th")
+
+
+def score_text(game, score) -> str:
+    singular, plural = game.score_unit
+    return f"{score} {singular if score in (1, -1) else plural}"
+
+
+def standings_of(snapshot: Snapshot, names: dict) -> list[dict]:
+    """One row per seat, best first: place, name, score, and rating change once rated."""
+    outcome = snapshot.table.outcome
+    if not outcome:
+        return []
+    changes = {change["seat"]: change for change in snapshot.rating_changes}
+    left = set(outcome.get("left", ()))
+    rows = [{"rank": rank, "place": place(rank), "name": names[index], "seat": index,
+             "score": outcome["scores"][index], "score_text": score_text(snapshot.game, outcome["scores"][index]),
+             "shared": list(outcome["ranks"]).count(rank) > 1, "left": index in left,
+             **rating_change(changes.get(index))}
+            for index, rank in enumerate(outcome["ranks"])]
+    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
+
+
+def headline(standings: list[dict]) -> str:
+    """"Ana wins with 11 pigs", or "Ana and Bo share the win with 9 points"."""
+    winners = [row for row in standings if row["rank"] == 1]
+    if not winners:
+        return ""
+    if len(winners) == 1:
+        return f"{winners[0]['name']} wins with {winners[0]['score_text']}"
+    names = ", ".join(row["name"] for row in winners[:-1]) + f" and {winners[-1]['name']}"
+    return f"{names} share the win with {winners[0]['score_text']}"
+
+
+def last_moves(log: list[dict], viewer: int | None) -> tuple[dict, int | None]:
+    """Each seat's latest line in the log, and the seat (not the viewer's) that moved last."""
+    latest = {}
+    mover = None
+    for event in log:
+        seat = event.get("seat")
+        if isinstance(seat, int):
+            latest[seat] = event["text"]
+            mover = seat
+    return latest, (mover if mover != viewer else None)
+
+
+def rematch_context(snapshot: Snapshot, viewer: int | None) -> dict | None:
+    rematch = snapshot.rematch
+    if rematch is None:
+        return None
+    me = snapshot.seats[viewer].user_id if viewer is not None else None
+    return {"id": rematch.table_id, "status": rematch.status, "taken": rematch.taken, "seats": rematch.seats,
+            "joined": me is not None and me in rematch.seat_users}
 
 
 def context(snapshot: Snapshot, viewer: int | None) -> dict:
     """The template context of docs/platform.md §5, plus what the shell needs."""
     engine = snapshot.game.engine
     view = engine.view(snapshot.state, viewer) if snapshot.state is not None else {}
-    legal = engine.legal_actions(snapshot.state, viewer) if snapshot.state is not None and viewer is not None else []
+    legal = engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else []
     people = players(snapshot, viewer)
     names = {player["index"]: player["name"] for player in people}
-    outcome = snapshot.table.outcome
-    changes = {change["seat"]: change for change in snapshot.rating_changes}
-    standings = sorted(
-        ({"rank": rank, "name": names[index], "score": outcome["scores"][index], "seat": index,
-          **rating_change(changes.get(index))}
-         for index, rank in enumerate(outcome["ranks"])), key=lambda row: row["rank"]) if outcome else []
+    standings = standings_of(snapshot, names)
+    log = [{**event, "who": names.get(event.get("seat")), "text": seat_names_html(event["text"], names)}
+           for event in view.get("log", ())]
+    running = snapshot.table.status == "running"
+    latest, mover = last_moves(log, viewer)
+    for player in people:
+        player["last_move"] = latest.get(player["index"], "")
+        player["moved_last"] = running and player["index"] == mover
     turn = view.get("turn")
+    turn_is_you = viewer is not None and turn == viewer
     return {
         "view": view, "legal": legal, "version": snapshot.table.version, "seat": viewer,
         "table": snapshot.table, "game": snapshot.game, "players": people,
         "deadline_ms": deadline_ms(snapshot), "now_ms": epoch_ms(),
-        "turn_name": names.get(turn) if isinstance(turn, int) else None, "turn_is_you": viewer is not None and turn == viewer,
-        "log": [{**event, "who": names.get(event.get("seat"))} for event in view.get("log", ())],
-        "standings": standings,
+        "turn_name": names.get(turn) if isinstance(turn, int) else None, "turn_is_you": turn_is_you,
+        # Whose move it is, for the turn alerts: a real-time game's players may always
+        # slap, so there only the turn counts; elsewhere any legal action does.
+        "your_move": running and (turn_is_you or (bool(legal) and not engine.realtime)),
+        "log": log,
+        "phase_name": engine.phase_names.get(view.get("phase"), ""),
+        "standings": standings, "headline": headline(standings),
         "replaced": viewer is not None and snapshot.seats[viewer].replaced,
+        "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
     }
 
 
@@ -175,10 +294,18 @@ def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:
     if cached is not None:
         return cached
     ctx = context(snapshot, viewer)
-    parts = split_top_level(render_to_string(SHELL_TEMPLATE, ctx))
+    parts = split_top_level(render_table_template(SHELL_TEMPLATE, ctx))
     if snapshot.state is not None:
-        parts.update(split_top_level(render_to_string(snapshot.game.table_template, ctx)))
+        parts.update(split_top_level(render_table_template(snapshot.game.table_template, ctx)))
     return HTML.put(key, parts)
+
+
+def render_table_template(name: str, ctx: dict) -> str:
+    """A table template rendered with numbers left unlocalised: the site is en-us
+    without thousand separators, so the HTML is the same, but localising looked
+    up the active language for every number in the table, a sixth of the CPU
+    of a browser seat's update (docs/benchmarks.md, issue 14)."""
+    return get_template(name).template.render(Context(ctx, autoescape=True, use_l10n=False))
 
 
 def html_frame(parts: dict[str, str], already_sent: dict[str, str]) -> str:
@@ -196,10 +323,18 @@ def json_state(snapshot: Snapshot, viewer: int | None) -> dict:
     started = snapshot.state is not None
     frame = {
         "type": "state", "version": snapshot.table.version, "seat": viewer, "status": snapshot.table.status,
-        "view": engine.view(snapshot.state, viewer) if started else None,
-        "legal": engine.legal_actions(snapshot.state, viewer) if started and viewer is not None else [],
-        "deadline_ms": deadline_ms(snapshot),
+        "view": _named_log(engine.view(snapshot.state, viewer), snapshot, viewer) if started else None,
+        "legal": engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else [],
+        "deadline_ms": deadline_ms(snapshot), "commitment": snapshot.table.commitment,
     }
     if snapshot.table.outcome is not None:
         frame["outcome"] = snapshot.table.outcome
+    if snapshot.table.closed_reason:
+        frame["reason"] = snapshot.table.closed_reason
     return JSON.put(key, frame)
+
+
+def _named_log(view: dict, snapshot: Snapshot, viewer: int | None) -> dict:
+    """The view with its log's seat references filled in, as the page shows them."""
+    names = {player["index"]: player["name"] for player in players(snapshot, viewer)}
+    return {**view, "log": [{**event, "text": seat_names(event["text"], names)} for event in view.get("log", ())]}

@@ -11,10 +11,12 @@ from __future__ import annotations
 import logging
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.core import IllegalAction
+from games.core.replay import state_digest
 from pigparlor.tables import inputs, limits, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
@@ -22,7 +24,7 @@ from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, 
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, seats_at
-from pigparlor.tables.signals import table_finished
+from pigparlor.tables.signals import seat_wanted, table_finished, table_moved
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
 log = logging.getLogger(__name__)
@@ -59,11 +61,16 @@ def check_turn_timer(options: dict, private: bool) -> None:
 
 @transaction.atomic
 def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
-                 bot_kind=STAND_IN) -> Table:
-    """A new table: the host takes seat 0, bots (of ``bot_kind``) take the last
-    ``bots`` seats; it starts at once if that fills every seat. ``rated`` None
-    means the default: public tables are rated, private ones casual. Refused
-    with ``rate_limited`` past the host's limits (``limits.check_create``)."""
+                 bot_kind=STAND_IN, salt=None, players=(), spectators_chat=True, bot_level=None) -> Table:
+    """A new table: the host takes seat 0, ``players`` (a tournament's, already
+    chosen) the seats after it, bots (of ``bot_kind``) the last ``bots`` seats;
+    it starts at once if that fills every seat. ``bot_level``, when given, is a
+    player's pick among the game's offered levels (``Game.bot_levels``) and
+    names the bots' kind. ``rated`` None means the default: public tables are
+    rated, private ones casual. ``salt`` is the host's client's contribution to
+    the deal (``set_salt``). ``spectators_chat`` False makes the table's chat
+    read-only for spectators. Refused with ``rate_limited`` past the host's
+    limits (``limits.check_create``)."""
     if not isinstance(game, str):
         raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
     registered = game_for(game)
@@ -73,9 +80,14 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     private = inputs.flag(private, "private")
     if rated is not None:
         rated = inputs.flag(rated, "rated")
+    spectators_chat = inputs.flag(spectators_chat, "spectators_chat")
     title = inputs.visible_text(title, "title", Table._meta.get_field("title").max_length)
     if options is not None and not isinstance(options, dict):
         raise TableError(BAD_REQUEST, "options must be a JSON object")
+    if bot_level is not None:
+        if not isinstance(bot_level, str) or bot_level not in registered.bot_levels:
+            raise TableError(BAD_REQUEST, f"bot_level must be one of: {', '.join(registered.bot_levels)}")
+        bot_kind = bot_level
     if bot_kind not in registered.bots:
         raise TableError(BAD_REQUEST, f"unknown bot {bot_kind!r}")
     try:
@@ -84,52 +96,173 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     except IllegalAction as refusal:
         raise TableError(BAD_REQUEST, refusal.reason) from None
     check_turn_timer(options, private)
-    if not 0 <= bots < seats:
-        raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - 1}")
+    seated = ([host] if host is not None else []) + list(players)
+    if not 0 <= bots < seats or len(seated) + bots > seats:
+        raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - max(1, len(seated))}")
+    salts = [None] * seats
+    if salt is not None:
+        salts[0] = inputs.salt(salt)
     if host is not None:
         limits.check_create(host)
     table = Table.objects.create(
         game=game, title=title, host=host, seats=seats, options=options, private=private,
-        rated=(not private) if rated is None else rated,
-        invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63))
+        rated=(not private) if rated is None else rated, spectators_chat=spectators_chat, bot_kind=bot_kind,
+        invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63), salts=salts)
     Seat.objects.bulk_create(
-        Seat(table=table, index=index, user=host if index == 0 else None,
+        Seat(table=table, index=index, user=seated[index] if index < len(seated) else None,
              bot_kind=bot_kind if index >= seats - bots else "")
         for index in range(seats))
-    if bots == seats - 1:
+    if seated and len(seated) + bots == seats:
         _start(table, _seats(table))
     announce_after_commit(table, listing=True)
     return table
 
 
 @transaction.atomic
-def join_table(table, user, invite_code=None) -> int:
-    """Take the first free seat (the same seat again if already seated); returns its index."""
+def join_table(table, user, invite_code=None, salt=None) -> int:
+    """Take the first free seat (the same seat again if already seated; at a
+    rematch, the seat kept for you); returns its index. ``salt`` is the
+    joiner's client's contribution to the deal (``set_salt``)."""
+    if salt is not None:
+        salt = inputs.salt(salt)
+    origin = _lock_origin(table)
     table = _locked(table)
     seats = _seats(table)
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     if mine is not None:
+        if salt is not None and table.status == OPEN:
+            _salt_seat(table, mine.index, salt)
+            table.save(update_fields=["salts"])
         return mine.index
-    if table.private and invite_code != table.invite_code:
+    if table.private and invite_code != table.invite_code and not _kept_for(seats, user):
         raise TableError(FORBIDDEN, "this table is private: you need its invite link")
     if table.status != OPEN:
         raise TableError(ILLEGAL, "this table has already started")
-    free = next(seat for seat in seats if not seat.taken)
+    seat_wanted.send(sender=Table, table=table, user=user)
+    free = _kept_for(seats, user) or next((seat for seat in seats if seat.free_for(user)), None)
+    if free is None:
+        raise TableError(ILLEGAL, "every seat here is kept for the players of the last game")
     free.user = user
     free.save(update_fields=["user"])
+    _salt_seat(table, free.index, salt)
     presence.recount(table, seats, epoch_ms())  # the newcomer's own sockets, never the last occupant's
     table.seats_rev += 1
     if all(seat.taken for seat in seats):
         _start(table, seats)
     table.save()
     announce_after_commit(table, listing=True)
+    _rematch_changed(origin)
     return free.index
+
+
+def _kept_for(seats, user) -> Seat | None:
+    return next((seat for seat in seats if seat.reserved_for_id == user.pk and not seat.taken), None)
+
+
+def _lock_origin(table) -> Table | None:
+    """A rematch's finished table, locked first (always old before new, so two
+    writers never wait on each other): its page shows who is in for the rematch."""
+    table_id = table.pk if isinstance(table, Table) else table
+    origin_id = Table.objects.filter(pk=table_id).values_list("rematch_of_id", flat=True).first()
+    return Table.objects.select_for_update().filter(pk=origin_id).first() if origin_id else None
+
+
+def _rematch_changed(origin: Table | None) -> None:
+    if origin is not None:
+        origin.seats_rev += 1
+        origin.save(update_fields=["seats_rev"])
+        announce_after_commit(origin)
+
+
+def rematch_wait_ms() -> int:
+    return settings.PIGPARLOR_REMATCH_WAIT_MS
+
+
+@transaction.atomic
+def rematch_table(table, user) -> tuple[Table, bool]:
+    """"Play again" at a finished table: the first player to ask opens a new
+    table with the same game, options and seats (bots stay bots; every other
+    player's seat is kept for them); the others take their kept seats by
+    asking too. It starts when every seat is taken, or ``rematch_wait_ms``
+    after it opened with bots in the seats nobody took. Returns the rematch
+    and whether this call created it."""
+    table = _locked(table)
+    seats = _seats(table)
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is None:
+        raise TableError(FORBIDDEN, "only the players of this table can play it again")
+    if table.status != FINISHED:
+        raise TableError(ILLEGAL, "the game is not over yet")
+    rematch = Table.objects.filter(rematch_of=table).order_by("pk").first()
+    if rematch is not None:
+        if rematch.status != OPEN and not rematch.seat_set.filter(user=user).exists():
+            raise TableError(ILLEGAL, "the rematch has already started")
+        join_table(rematch, user)
+        return rematch, False
+    limits.check_create(user)
+    rematch = Table.objects.create(
+        game=table.game, title=table.title, host=user, seats=table.seats, options=table.options,
+        private=table.private, rated=table.rated, invite_code=secrets.token_urlsafe(12) if table.private else "",
+        spectators_chat=table.spectators_chat, bot_kind=table.bot_kind,
+        seed=secrets.randbits(63), salts=[None] * table.seats, rematch_of=table,
+        wake_at_ms=epoch_ms() + rematch_wait_ms())
+    Seat.objects.bulk_create(
+        Seat(table=rematch, index=seat.index, user=user if seat.index == mine.index else None,
+             bot_kind=seat.bot_kind,
+             reserved_for=seat.user if seat.user_id is not None and seat.index != mine.index else None)
+        for seat in seats)
+    new_seats = _seats(rematch)
+    presence.recount(rematch, new_seats, epoch_ms())
+    if all(seat.taken for seat in new_seats):
+        _start(rematch, new_seats)
+    announce_after_commit(rematch, listing=True)
+    _rematch_changed(table)
+    _offer_rematch(rematch, user, [seat.user_id for seat in seats if seat.user_id not in (None, user.pk)])
+    return rematch, True
+
+
+def _offer_rematch(rematch: Table, user, others: list[int]) -> None:
+    """The other players hear of the offer on their phones (sent after the commit)."""
+    from django.urls import reverse
+
+    from pigparlor.accounts.models import display_name
+    from pigparlor.pwa.kinds import REMATCH
+    from pigparlor.pwa.push import notify
+
+    title = f"{display_name(user)} offers a rematch"
+    body = f"{get_game(rematch.game).title}: your seat at {rematch.display_title} is kept for you."
+    for other in others:
+        notify(other, REMATCH, reverse("lobby:table", args=[rematch.pk]), title, body, tag=f"rematch-{rematch.pk}")
+
+
+def start_rematch_if_due(table_id: int, now: int) -> None:
+    """The clock: a rematch nobody else joined in time starts with bots in the free seats."""
+    with transaction.atomic():
+        origin = _lock_origin(table_id)
+        table = Table.objects.select_for_update().filter(pk=table_id, status=OPEN).first()
+        if table is None or table.wake_at_ms is None or table.wake_at_ms > now:
+            return
+        seats = _seats(table)
+        _seat_bots(seats, table.bot_kind)
+        table.seats_rev += 1
+        _start(table, seats)
+        announce_after_commit(table, listing=True)
+        _rematch_changed(origin)
+
+
+def _seat_bots(seats, bot_kind: str) -> None:
+    """Bots of ``bot_kind`` (the table's level) in every empty seat."""
+    for seat in seats:
+        if not seat.taken:
+            seat.bot_kind = bot_kind
+            seat.save(update_fields=["bot_kind"])
 
 
 @transaction.atomic
 def leave_table(table, user) -> None:
     """Before the start the seat is freed (the table closes when no human is left);
     during play a bot takes over the seat until the player comes back."""
+    origin = _lock_origin(table)
     table = _locked(table)
     seats = _seats(table)
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -138,11 +271,13 @@ def leave_table(table, user) -> None:
     if table.status == OPEN:
         mine.user = None
         mine.save(update_fields=["user"])
+        _salt_seat(table, mine.index, None)
         presence.recount(table, seats, epoch_ms())
         humans = [seat for seat in seats if seat.user_id is not None]
         if not humans:
             table.status = ABORTED
             table.finished_at = timezone.now()
+            table.wake_at_ms = None
         elif table.host_id == user.pk:
             table.host = humans[0].user
     elif table.status == RUNNING:
@@ -154,40 +289,129 @@ def leave_table(table, user) -> None:
     table.seats_rev += 1
     table.save()
     announce_after_commit(table, listing=True)
+    _rematch_changed(origin)
 
 
 @transaction.atomic
 def start_table(table, user) -> None:
     """The host starts early: bots sit in the empty seats."""
+    origin = _lock_origin(table)
     table = _locked(table)
     if table.host_id != user.pk:
         raise TableError(FORBIDDEN, "only the host can start the table")
     if table.status != OPEN:
         raise TableError(ILLEGAL, "this table has already started")
     seats = _seats(table)
-    for seat in seats:
-        if not seat.taken:
-            seat.bot_kind = STAND_IN
-            seat.save(update_fields=["bot_kind"])
+    _seat_bots(seats, table.bot_kind)
     table.seats_rev += 1
     _start(table, seats)
     table.save()
     announce_after_commit(table, listing=True)
+    _rematch_changed(origin)
+
+
+def _salt_seat(table: Table, index: int, salt: str | None) -> None:
+    """Set (or with None clear) one seat's salt on the row, unsaved."""
+    salts = list(table.salts or ()) + [None] * (table.seats - len(table.salts or ()))
+    salts[index] = salt
+    table.salts = salts
+
+
+@transaction.atomic
+def set_salt(table_id, user, salt) -> None:
+    """A seated player's client sends its random salt before the deal; it is
+    mixed into the seed the engine deals from (``Table.deal_seed``,
+    docs/fairness.md). A later salt from the same seat replaces the earlier."""
+    salt = inputs.salt(salt)
+    table = _locked(table_id)
+    mine = next((seat for seat in _seats(table) if seat.user_id == user.pk), None)
+    if mine is None:
+        raise TableError(FORBIDDEN, "you have no seat at this table")
+    if table.status != OPEN:
+        raise TableError(ILLEGAL, "the cards are already dealt: a salt counts only before the start")
+    _salt_seat(table, mine.index, salt)
+    table.save(update_fields=["salts"])
+
+
+@transaction.atomic
+def close_table(table, reason: str) -> Table:
+    """End a table that is not over as ``aborted`` and unrated, with ``reason``
+    for everyone at it (a moderator's close; moderation checks who may). The
+    game's state and version stay as they were: ``seats_rev`` tells every socket."""
+    table = _locked(table)
+    if table.status in (FINISHED, ABORTED):
+        raise TableError(ILLEGAL, "the game is over")
+    table.status = ABORTED
+    table.rated = False
+    table.closed_reason = reason
+    table.finished_at = timezone.now()
+    table.wake_at_ms = None
+    table.seats_rev += 1
+    table.save()
+    announce_after_commit(table, listing=True)
+    return table
+
+
+@transaction.atomic
+def seat_bot(table, index):
+    """A bot takes seat ``index`` for good: its player loses the seat (moderation's
+    kick, a ban). Refused for a table that is over and for a seat that is not a
+    player's. Returns the player who sat there."""
+    table = _locked(table)
+    seats = _seats(table)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seats):
+        raise TableError(BAD_REQUEST, f"no seat {index!r} at this table")
+    if table.status in (FINISHED, ABORTED):
+        raise TableError(ILLEGAL, "the game is over")
+    seat = seats[index]
+    if seat.user_id is None or seat.bot_kind:
+        raise TableError(ILLEGAL, "that seat is a bot's" if seat.bot_kind else "that seat is empty")
+    player = seat.user
+    seat.user, seat.bot_kind, seat.replaced, seat.timeouts = None, STAND_IN, False, 0
+    seat.connections, seat.left_at_ms = 0, None
+    seat.save(update_fields=["user", "bot_kind", "replaced", "timeouts", "connections", "left_at_ms"])
+    if table.status == OPEN:
+        humans = [each for each in seats if each.user_id is not None]
+        if not humans:
+            table.status, table.finished_at = ABORTED, timezone.now()
+        elif table.host_id not in {each.user_id for each in humans}:
+            table.host = humans[0].user
+        if humans and all(each.taken for each in seats):
+            _start(table, seats)
+    presence.refresh_wake(table, seats)
+    table.seats_rev += 1
+    table.save()
+    announce_after_commit(table, listing=True)
+    return player
 
 
 def _start(table: Table, seats: list[Seat]) -> None:
-    """Deal: version 1 is the starting position; every logged action comes after it."""
+    """Deal from the seed mixed with the seats' salts: version 1 is the starting
+    position; every logged action comes after it (pigparlor.tables.replay)."""
     engine = get_game(table.game).engine
     now = epoch_ms()
-    state = engine.start(table.seats, table.seed, table.options)
+    state = engine.start(table.seats, table.deal_seed, table.options)
     table.status = RUNNING
     table.started_at = timezone.now()
     table.started_at_ms = table.changed_at_ms = now
     table.version = 1
     table.state = engine.dump(state)
-    presence.recount(table, seats, now)  # a player with no socket open is absent from the start
+    # A player with no socket open is absent from the start. Like every seat write, it
+    # bumps seats_rev: a table made with its players (a tournament's) had its seats
+    # cached at this rev already, and the clock, reading that cache, never saw the
+    # absence start — absent players waited out turn timers instead of the grace.
+    if presence.recount(table, seats, now):
+        table.seats_rev += 1
     table.wake_at_ms = presence.next_wake(get_game(table.game), table, state, seats)
     table.save()
+    moved_after_commit(table, None)
+
+
+def moved_after_commit(table: Table, user) -> None:
+    """Tell ``table_moved``'s listeners (the push app) once this change commits."""
+    table_id, version, user_id = table.pk, table.version, getattr(user, "pk", None)
+    transaction.on_commit(lambda: table_moved.send(sender=Table, table_id=table_id, version=version,
+                                                   user_id=user_id))
 
 
 def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, received_at_ms=None) -> int:
@@ -242,8 +466,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             raise TableError(BAD_REQUEST, "the game could not read that action") from None
         listing = presence.count_timeouts(engine, state, seat, user, seats)
         table.version += 1
-        ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user)
         table.state = engine.dump(new_state)
+        ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user,
+                                 state_sha=state_digest(table.state))
         table.changed_at_ms = now
         outcome = engine.outcome(new_state)
         if outcome is not None:
@@ -264,4 +489,5 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             finished_id = table.pk
             transaction.on_commit(lambda: table_finished.send(sender=Table, table_id=finished_id))
         announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
+        moved_after_commit(table, user)
         return table.version

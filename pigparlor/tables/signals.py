@@ -6,8 +6,27 @@ that changed a table's seats or status: the lobby's live listing listens.
 ``table_finished(sender=Table, table_id=id)`` goes out after the commit that
 gave a table its outcome, before its sockets hear of it: the ratings app rates
 the table there, so the final frames already show the rating changes.
+
+``table_moved(sender=Table, table_id=id, version=n, user_id=id | None)`` goes out
+after every commit that changed a game's state (``act``, and the deal), with the
+new version and the user who moved (None for the clock, a bot or the deal): the
+push app queues its "your turn" check there. Listeners must only queue, never
+do slow work: they run in the mover's request.
+
+``clock_tick(sender=Clock, now_ms=now)`` goes out on every pass of the clock
+(every process that runs one), after the tables' own due work and in its own
+hop to a worker thread. A receiver does a small, bounded step of its app's
+scheduled work (the tournaments app starts and seats tournaments there) and
+returns when it next has something to do (epoch ms) or None.
+
+``seat_wanted(sender=Table, table=table, user=user)`` is sent inside
+``join_table``'s transaction before a user takes a seat; a receiver refuses by
+raising ``TableError`` (moderation: a player kicked from the table).
 """
 from django.dispatch import Signal
 
 table_listing_changed = Signal()
 table_finished = Signal()
+table_moved = Signal()
+clock_tick = Signal()
+seat_wanted = Signal()

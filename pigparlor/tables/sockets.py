@@ -3,7 +3,9 @@
 Each socket joins its table's group, hears "table.changed" with a version, and
 sends what its own viewer may see at that version (rendered once per viewer per
 version, see ``rendering``). Incoming messages pass a size and rate check, are
-read as strict JSON, parsed by the subclass, and go to one service call.
+read as strict JSON, parsed by the subclass, and go to one service call; chat
+messages go to the table's chat room (``pigparlor.moderation.sockets``, mixed
+into each transport's consumer).
 Anything refused gets an error for this socket only and changes nothing; no
 frame can crash the socket (a message that fails in our own code is logged and
 answered like a refusal).
@@ -17,11 +19,12 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from pigparlor.moderation.chat import table_room
 from pigparlor.tables import presence, rendering, strict_json
-from pigparlor.tables.broadcast import group_name
+from pigparlor.tables.broadcast import call_then_send, group_name, user_group
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
 from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
-from pigparlor.tables.services import act
+from pigparlor.tables.services import act, set_salt
 from pigparlor.tables.timing import epoch_ms
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,8 @@ class TableSocket(AsyncWebsocketConsumer):
     groups_joined: list[str] = []
     sent_key: tuple[int, int] | None = None
     pinger: asyncio.Future | None = None
+    # Whether a visitor without an account may connect, to watch a public table.
+    anonymous_watchers = False
 
     async def dispatch(self, message):
         # Channels would hop to a worker thread before every message to close
@@ -62,8 +67,10 @@ class TableSocket(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=4401)
-            return
+            if not self.anonymous_watchers:
+                await self.close(code=4401)
+                return
+            user = None
         self.user = user
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.limit = RateLimit()
@@ -73,18 +80,22 @@ class TableSocket(AsyncWebsocketConsumer):
             snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
             rendering.viewer_for(snapshot, user, self.invite)
             self.present = True  # from here on, however the consumer ends, its presence row goes
-            await database_sync_to_async(presence.open_socket)(self.table_id, user, self.channel_name)
+            await call_then_send(presence.open_socket, self.table_id, user, self.channel_name)
         except TableError as refusal:
             self.present = False
             await self.accept()
             await self.send_error(refusal)
             await self.close(code=4429 if refusal.code == RATE_LIMITED else 4403)
             return
-        self.groups_joined = [group_name(self.table_id), *self.revocation_groups()]
+        self.room = table_room(self.table_id)
+        # A visitor without an account watches: no user group, nothing addressed to them.
+        self.groups_joined = [group_name(self.table_id), *([user_group(user.pk)] if user else []),
+                              *self.revocation_groups()]
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.resend()
+        await self.join_chat()
         if snapshot.game.engine.realtime:
             self.pinger = asyncio.ensure_future(self.ping_forever())
 
@@ -99,7 +110,7 @@ class TableSocket(AsyncWebsocketConsumer):
             return
         self.present = False
         # The database first: the channel layer may be what just failed (Redis down).
-        await database_sync_to_async(presence.close_socket)(self.table_id, self.channel_name)
+        await call_then_send(presence.close_socket, self.table_id, self.channel_name)
         for group in self.groups_joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -108,7 +119,8 @@ class TableSocket(AsyncWebsocketConsumer):
 
     def revocation_groups(self) -> list[str]:
         """The groups that hear when this socket's credentials end (a logout, a
-        revoked token): the subclass's."""
+        revoked token): the subclass's. (A ban reaches every socket of the user
+        through ``user_group``.)"""
         return []
 
     async def socket_revoked(self, event):
@@ -178,11 +190,15 @@ class TableSocket(AsyncWebsocketConsumer):
         """Parse one message (the subclass's format) and call one service."""
         raise NotImplementedError
 
+    async def salt(self, message):
+        """The seat's client adds its random salt to the deal, before the start (docs/api.md)."""
+        await call_then_send(set_salt, self.table_id, self.user, message.get("salt"))
+
     async def submit(self, version, action):
         if self.viewer is None:
             raise TableError(FORBIDDEN, "spectators cannot act")
-        await database_sync_to_async(act)(
-            self.table_id, self.viewer, action, version, user=self.user, rtt_ms=self.round_trip.estimate_ms(),
+        await call_then_send(
+            act, self.table_id, self.viewer, action, version, user=self.user, rtt_ms=self.round_trip.estimate_ms(),
             received_at_ms=self.received_at_ms)
 
     async def send_state(self, snapshot, full: bool):

@@ -1,7 +1,11 @@
 from django.urls import path
 
-from pigparlor.tables import views
+from pigparlor.tables import replay_views, views
 
 urlpatterns = [
     path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/replay/", replay_views.replay_page, name="table-replay"),
+    path("tables/<int:table_id>/replay/step/", replay_views.replay_step, name="table-replay-step"),
+    path("tables/<int:table_id>/replay/verify/", replay_views.replay_verify, name="table-replay-verify"),
+    path("fairness/", replay_views.fairness, name="fairness"),
 ]

@@ -7,6 +7,8 @@
 // - PG5 picker: the server preselects every matching card in the "Add" form; tapping cards
 //   rewrites that form's `action` field with the chosen ids.
 // - A pig whose holder changed trots in (CSS skips the animation on reduced motion).
+// - Food plays (PG2) can't be undone: a food's cards are one button that chooses it (its "Play"
+//   and Cancel buttons appear); a second tap on the cards, or "Play", commits (issue 15).
 // - A swap that removes the focused button puts focus on the next sensible one, for keyboard play.
 (function () {
   "use strict";
@@ -19,6 +21,7 @@
   var focusWasInTable = false;
   var goatPlayed = false;
   var unpicked = [];
+  var chosenFood = null; // data-food of the hand group chosen to play, until it is played or cancelled
 
   function all(selector) { return Array.prototype.slice.call(document.querySelectorAll(selector)); }
 
@@ -48,6 +51,28 @@
     send.textContent = chosen.length ? "Add " + chosen.length + " (" + total + " " + food + ")" : "Pick cards to add";
   }
 
+  function renderFood() {
+    all("#pg-hand .pg-food").forEach(function (button) {
+      var on = button.closest(".pg-group").dataset.food === chosenFood;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      var commit = document.getElementById(button.getAttribute("aria-controls"));
+      if (commit) { commit.hidden = !on; }
+    });
+    if (chosenFood && !document.querySelector('#pg-hand .pg-group[data-food="' + chosenFood + '"] .pg-food')) {
+      chosenFood = null;
+    }
+  }
+
+  function dropFood(refocus) {
+    var food = chosenFood;
+    chosenFood = null;
+    renderFood();
+    if (refocus && food) {
+      var button = document.querySelector('#pg-hand .pg-group[data-food="' + food + '"] .pg-food');
+      if (button) { button.focus(); }
+    }
+  }
+
   function rememberPigs() {
     holders = {};
     all("#pg-pigs [data-food]").forEach(function (pig) { holders[pig.dataset.food] = pig.dataset.holder; });
@@ -56,6 +81,26 @@
   document.addEventListener("click", function (event) {
     var target = event.target.closest ? event.target : null;
     if (!target) { return; }
+    var food = target.closest("#pg-hand .pg-food");
+    if (food) {
+      var key = food.closest(".pg-group").dataset.food;
+      if (chosenFood === key) {
+        var form = document.querySelector("#" + CSS.escape(food.getAttribute("aria-controls")) + " form");
+        if (form) { form.requestSubmit(); }
+        return;
+      }
+      chosenFood = key;
+      setGoatMode(false);
+      renderFood();
+      return;
+    }
+    if (target.closest(".pg-cancel")) { dropFood(true); return; }
+    if (target.closest(".pg-goat-cancel")) {
+      setGoatMode(false);
+      var again = document.querySelector("#pg-prompt .pg-goat-toggle");
+      if (again) { again.focus(); }
+      return;
+    }
     var toggle = target.closest(".pg-goat-toggle");
     if (toggle) {
       if (setGoatMode(!page.classList.contains("pg-goat-mode"))) {
@@ -74,6 +119,7 @@
   });
 
   document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && chosenFood) { dropFood(true); return; }
     if (event.key === "Escape" && page.classList.contains("pg-goat-mode")) {
       setGoatMode(false);
       var toggle = document.querySelector("#pg-prompt .pg-goat-toggle");
@@ -91,6 +137,7 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (goatPlayed) { goatPlayed = false; setGoatMode(false); } else { setGoatMode(page.classList.contains("pg-goat-mode")); }
     renderPicker();
+    renderFood();
     all("#pg-pigs [data-food]").forEach(function (pig) {
       var before = holders[pig.dataset.food];
       if (before !== undefined && before !== pig.dataset.holder) { pig.classList.add("is-moved"); }
@@ -105,4 +152,5 @@
 
   rememberPigs();
   renderPicker();
+  renderFood();
 })();

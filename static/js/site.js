@@ -4,10 +4,40 @@
 // - this script's data-service-worker: the service worker to register (root scope);
 // - a[data-follow]: a link to follow as soon as it is on the page (the waiting
 //   room's socket pushes "the cards are dealt" with one);
-// - button[data-copy="ID"]: copies the value of the field #ID (the invite link);
-// - input[data-select-on-focus]: selects its text when focused.
+// - button[data-copy="ID"]: copies the value of the field #ID (the invite link); with
+//   data-share too, it shares the link with the Web Share API where there is one;
+// - input[data-select-on-focus]: selects its text when focused;
+// - [data-salt] on a form or an htmx button that takes a seat: the request carries
+//   "salt", fresh random bytes this browser adds to the deal (docs/fairness.md);
+// - body[data-badge]: where to ask how many tables wait on you, for the app icon's badge;
+// - [data-install]: shown when the browser offers to install the app (beforeinstallprompt),
+//   and [data-ios-install]: shown in iOS Safari, which never does (add to home screen by hand).
 (function () {
   "use strict";
+  function randomSalt() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+  window.pigParlorSalt = randomSalt;
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("[data-salt]")) { event.detail.parameters.salt = randomSalt(); }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-salt]")) { return; }
+    var field = form.querySelector("input[name=salt]");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "salt";
+      form.appendChild(field);
+    }
+    field.value = randomSalt();
+  }, true);
   var serviceWorker = document.currentScript && document.currentScript.dataset.serviceWorker;
   if (serviceWorker && "serviceWorker" in navigator) {
     window.addEventListener("load", function () {
@@ -22,12 +52,97 @@
   document.addEventListener("DOMContentLoaded", followMarkedLink);
   document.addEventListener("htmx:wsAfterMessage", followMarkedLink);
 
+  // What was copied stays marked "Copied" when a frame redraws its part (a room's
+  // socket sends its first frame just after the page loads: a quick click was undone).
+  var copied = {};
+
+  function markCopied() {
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      var field = document.getElementById(button.dataset.copy);
+      if (field && copied[field.value]) { button.textContent = "Copied"; }
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", markCopied);
+
+  function copy(button, field) {
+    var done = function () { copied[field.value] = true; markCopied(); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done);
+      return;
+    }
+    field.focus();
+    field.select();
+    if (document.execCommand("copy")) { done(); }
+  }
+
+  function labelShareButtons() {
+    if (!navigator.share) { return; }
+    document.querySelectorAll("button[data-copy][data-share]").forEach(function (button) {
+      if (!button.dataset.shareReady) { button.textContent = "Share"; button.dataset.shareReady = "1"; }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", labelShareButtons);
+  document.addEventListener("htmx:wsAfterMessage", labelShareButtons);
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-copy]");
     var field = button && document.getElementById(button.dataset.copy);
-    if (!field || !navigator.clipboard) { return; }
-    navigator.clipboard.writeText(field.value).then(function () { button.textContent = "Copied"; });
+    if (!field) { return; }
+    if (button.dataset.share !== undefined && navigator.share) {
+      navigator.share({title: document.title, text: button.dataset.share || "Come and play at my table", url: field.value})
+        .catch(function () {});
+      return;
+    }
+    copy(button, field);
   });
+
+  // Install: the browser's own prompt, kept until the player presses our button.
+  var installPrompt = null;
+  function showAll(selector, shown) {
+    document.querySelectorAll(selector).forEach(function (element) { element.hidden = !shown; });
+  }
+  window.addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault();
+    installPrompt = event;
+    if (!localStorage.getItem("pigparlor-install-later")) { showAll("[data-install]", true); }
+  });
+  window.addEventListener("appinstalled", function () { installPrompt = null; showAll("[data-install]", false); });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-install-later]")) {
+      localStorage.setItem("pigparlor-install-later", "1");
+      showAll("[data-install]", false);
+      return;
+    }
+    if (!installPrompt || !(event.target.closest && event.target.closest("[data-install-now]"))) { return; }
+    installPrompt.prompt();
+    installPrompt.userChoice.then(function () { installPrompt = null; showAll("[data-install]", false); });
+  });
+
+  var standalone = window.matchMedia("(display-mode: standalone)").matches || navigator.standalone === true;
+  var iosSafari = /iP(hone|ad|od)/.test(navigator.userAgent) && !/CriOS|FxiOS|EdgiOS/.test(navigator.userAgent);
+  document.addEventListener("DOMContentLoaded", function () {
+    if (iosSafari && !standalone && !localStorage.getItem("pigparlor-ios-hint-closed")) { showAll("[data-ios-install]", true); }
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-ios-install] button")) {
+      localStorage.setItem("pigparlor-ios-hint-closed", "1");
+      showAll("[data-ios-install]", false);
+    }
+  });
+
+  // The app icon's badge: how many of your tables wait on your move.
+  function refreshBadge() {
+    var url = document.body && document.body.dataset.badge;
+    if (!url || !navigator.setAppBadge) { return; }
+    fetch(url, {credentials: "same-origin"}).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (answer) {
+      if (!answer) { return; }
+      (answer.waiting > 0 ? navigator.setAppBadge(answer.waiting) : navigator.clearAppBadge()).catch(function () {});
+    }).catch(function () {});
+  }
+  window.addEventListener("load", refreshBadge);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { refreshBadge(); } });
 
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input[data-select-on-focus]")) { event.target.select(); }

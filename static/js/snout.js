@@ -7,6 +7,8 @@
 // - A swap replaces the focused button; focus returns to the same card or to the
 //   prompt's first button so keyboard play goes on.
 // - When it becomes this seat's move, the prompt is added to the shell's live region.
+// - Calling Snout! (S10) can't be undone and sits next to "Play on": the first tap only
+//   arms it ("Sure? Tap again to call Snout!"), the second calls (issue 15's light confirm).
 (function () {
   "use strict";
   if (window.snoutTable) { return; }
@@ -51,6 +53,16 @@
   }
 
   document.addEventListener("click", function (event) {
+    var call = event.target.closest ? event.target.closest("#sn-prompt .sn-act--snout button") : null;
+    if (call && !call.dataset.armed) {
+      event.preventDefault();
+      call.dataset.armed = "1";
+      call.textContent = "Sure? Tap again to call Snout!";
+      return;
+    }
+  }, true);
+
+  document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("#sn-hand .sn-pick") : null;
     if (!button) { return; }
     render();
@@ -84,7 +96,8 @@
     var text = prompt ? prompt.textContent.trim() : "";
     var announcer = document.getElementById("table-announce");
     if (text && text !== lastPrompt && announcer) {
-      var fresh = announcer.textContent && announcer.textContent !== lastSaid ? announcer.textContent + ". " : "";
+      var said = announcer.textContent;
+      var fresh = said && said !== lastSaid ? said + (/[.!?…]$/.test(said) ? " " : ". ") : "";
       lastSaid = announcer.textContent = fresh + text;
     }
     lastPrompt = text;

@@ -10,6 +10,21 @@
 //   opened before the table started) means the layout changed: reload.
 // - New event-log lines (data-n above the last announced) are read out through a
 //   polite live region that is never swapped.
+// - The log lists the newest line first. A reader who scrolled down it keeps
+//   their place when lines arrive; one at the top sees each new line.
+// - Follow the game: a change made by someone else stays on screen at least
+//   data-min-show-ms (turn-based games) before the next one is shown; frames
+//   that arrive sooner wait their turn, in order. Acting yourself, or a hidden
+//   tab, shows everything at once.
+// - The seat that moved last (#table-players .moved-last) is marked on the
+//   game's board too: every top-level [data-seat] element of that seat gets
+//   .is-last-mover and a badge with its last action, until the next move.
+// - A part that arrives unchanged is not swapped (see the oobBeforeSwap handler).
+// - Focus survives a frame: a frame swaps whole parts of the board, so the focused
+//   control is replaced by its twin (same id, or the same kind of control with the
+//   same card/key under the same part); the twin gets the focus back. Without it the
+//   socket's first frame, which redraws the page just served, threw a keyboard
+//   player's focus off the card they had tabbed to.
 (function () {
   "use strict";
   var page = document.getElementById("table-page");
@@ -20,6 +35,10 @@
   var held = Number(document.getElementById("table-version").dataset.version);
   var lastAnnounced = highestLogNumber();
   var socket = null;
+  var minShowMs = Number(page.dataset.minShowMs || 0);
+  var waiting = [];
+  var shownAt = 0;
+  var releaseTimer = null;
 
   function highestLogNumber() {
     var items = document.querySelectorAll("#table-log [data-n]");
@@ -34,7 +53,60 @@
       if (Number(item.dataset.n) > lastAnnounced) { lines.push(item.textContent.trim()); }
     });
     lastAnnounced = Math.max(lastAnnounced, highestLogNumber());
-    if (lines.length) { announcer.textContent = lines.join(". "); }
+    // One sentence per line: a line that already ends a sentence gets no second full stop.
+    if (lines.length) {
+      announcer.textContent = lines.map(function (line) { return /[.!?…]$/.test(line) ? line : line + "."; }).join(" ");
+    }
+  }
+
+  var focusWanted = null;  // where the focus was before a swap: {selector, index} of its twin
+
+  function focusSelector(elt) {
+    if (!elt || elt === document.body || !socketElt.contains(elt) || elt === socketElt) { return null; }
+    if (elt.id) { return {selector: "#" + CSS.escape(elt.id), index: 0}; }
+    var part = elt.parentElement && elt.parentElement.closest("[id]");
+    if (!part) { return null; }
+    var selector = elt.tagName.toLowerCase();
+    if (elt.classList.length) { selector += "." + CSS.escape(elt.classList[0]); }
+    ["data-card", "data-key", "aria-controls", "name", "value"].forEach(function (name) {
+      if (elt.hasAttribute(name)) { selector += "[" + name + '="' + CSS.escape(elt.getAttribute(name)) + '"]'; }
+    });
+    var scoped = "#" + CSS.escape(part.id) + " " + selector;
+    var twins = Array.prototype.slice.call(document.querySelectorAll(scoped));
+    return {selector: scoped, index: Math.max(0, twins.indexOf(elt))};
+  }
+
+  function noteFocus() { focusWanted = focusSelector(document.activeElement); }
+
+  function restoreFocus() {
+    var wanted = focusWanted;
+    focusWanted = null;
+    var active = document.activeElement;
+    if (!wanted || (active && active !== document.body)) { return; }  // kept, or moved on purpose
+    var twin = document.querySelectorAll(wanted.selector)[wanted.index];
+    if (twin && !twin.disabled) { twin.focus({preventScroll: true}); }
+  }
+
+  function markLastMover() {
+    document.querySelectorAll("#table-socket .is-last-mover").forEach(function (elt) {
+      elt.classList.remove("is-last-mover");
+    });
+    document.querySelectorAll("#table-socket .last-move").forEach(function (elt) { elt.remove(); });
+    var mover = document.querySelector("#table-players .moved-last");
+    if (!mover) { return; }
+    var seat = mover.dataset.seat;
+    var last = mover.querySelector(".player__last");
+    document.querySelectorAll('#table-socket [data-seat="' + seat + '"]').forEach(function (elt) {
+      if (elt.closest("#table-players, #table-status") || elt.parentElement.closest('[data-seat="' + seat + '"]')) { return; }
+      elt.classList.add("is-last-mover");
+      if (last) {
+        var badge = document.createElement("span");
+        badge.className = "last-move";
+        badge.setAttribute("aria-hidden", "true");  // the log's live region says it already
+        badge.textContent = last.textContent;
+        elt.appendChild(badge);
+      }
+    });
   }
 
   function tick() {
@@ -53,6 +125,11 @@
   socketElt.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     socket.queue.length = 0;
+    // Before the deal, a seated player's browser adds its own random salt to it (docs/fairness.md).
+    var turn = document.getElementById("table-turn");
+    if (page.dataset.seat !== "" && turn && turn.dataset.status === "open" && window.pigParlorSalt) {
+      sendRaw({type: "salt", salt: window.pigParlorSalt()});
+    }
     status.textContent = "";
     page.classList.remove("is-offline");
   });
@@ -62,8 +139,91 @@
     page.classList.add("is-offline");
   });
 
-  socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
+  // The log keeps its element (and so its scroll) when a frame brings new lines:
+  // the lines are replaced inside it, and a reader who scrolled down keeps the
+  // line they were reading where it was.
+  function lineAtTop(log) {
+    if (log.scrollTop <= 2) { return null; }
+    var top = log.getBoundingClientRect().top;
+    var line = Array.prototype.find.call(log.children, function (item) {
+      return item.getBoundingClientRect().bottom > top + 1;
+    });
+    return line ? {n: line.dataset.n, offset: line.getBoundingClientRect().top - top} : null;
+  }
+
+  // A part that arrives exactly as it already is on the page is left alone. The
+  // socket's first frame redraws the page just served; replacing identical controls
+  // dropped a key press half-way (Space's keyup landed on the new twin: no click).
+  // The version marker and the ping are always swapped: their arrival is the news.
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!target || !fragment || !event.detail.shouldSwap || target.id === "table-version" || target.id === "table-ping") { return; }
+    var fresh = fragment.childNodes.length === 1 ? fragment.firstChild : null;
+    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(target)) { event.detail.shouldSwap = false; }
+  });
+
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var log = event.detail.target;
+    var fresh = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!log || log.id !== "table-log" || !fresh || fresh.id !== "table-log") { return; }
+    var anchor = lineAtTop(log);
+    log.replaceChildren.apply(log, Array.prototype.slice.call(fresh.childNodes));
+    event.detail.shouldSwap = false;
+    var line = anchor && log.querySelector('[data-n="' + anchor.n + '"]');
+    if (line) {
+      log.scrollTop += line.getBoundingClientRect().top - log.getBoundingClientRect().top - anchor.offset;
+    }
+  });
+
+  function isFrame(message) {
+    return typeof message === "string" && message.indexOf('id="table-version"') !== -1;
+  }
+
+  function show(message) {
+    noteFocus();
+    window.htmx.swap(socketElt, message, {swapStyle: "none"});
+    window.htmx.trigger(socketElt, "htmx:wsAfterMessage", {message: message, socketWrapper: socket, replayed: true});
+  }
+
+  function release() {
+    releaseTimer = null;
+    while (waiting.length) {
+      var wait = minShowMs - (Date.now() - shownAt);
+      if (wait > 0 && !document.hidden) {
+        releaseTimer = window.setTimeout(release, wait);
+        return;
+      }
+      show(waiting.shift());  // its wsAfterMessage notes when it was shown
+    }
+  }
+
+  function showEverything() {
+    if (releaseTimer !== null) { window.clearTimeout(releaseTimer); releaseTimer = null; }
+    while (waiting.length) { show(waiting.shift()); }
+  }
+
+  socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
+    var message = event.detail.message;
+    noteFocus();
+    if (!isFrame(message)) { return; }  // an error or a ping: at once
+    if (minShowMs > 0 && !document.hidden && (waiting.length || Date.now() - shownAt < minShowMs)) {
+      event.preventDefault();
+      waiting.push(message);
+      if (releaseTimer === null) { release(); }
+      return;
+    }
+  });
+
+  document.body.addEventListener("htmx:wsBeforeSend", showEverything);
+  document.addEventListener("visibilitychange", function () { if (document.hidden) { showEverything(); } });
+
+  socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
+    restoreFocus();
+    if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
+    // Counted from when the change is on the page: under load a swap itself takes time.
+    if (isFrame(event.detail.message)) { shownAt = Date.now(); }
     var marker = document.getElementById("table-version");
     var ping = document.getElementById("table-ping");
     if (ping && ping.dataset.ping) {
@@ -81,6 +241,7 @@
       held = Number(marker.dataset.version);
     }
     announceNewLines();
+    markLastMover();
     tick();
   });
 
@@ -89,6 +250,7 @@
     if (!reloading) { reloading = true; window.location.reload(); }
   });
 
+  markLastMover();
   tick();
   window.setInterval(tick, 250);
 })();

@@ -36,3 +36,38 @@ self.addEventListener("fetch", (event) => {
     );
   }
 });
+
+/* Push notifications (pigparlor/pwa/push.py sends {kind, title, body, url, tag, badge}). */
+self.addEventListener("push", (event) => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (error) { message = {body: event.data.text()}; }
+  const url = new URL(message.url || "/", self.location.origin);
+  const shown = self.registration.showNotification(message.title || "Pig Parlor", {
+    body: message.body || "",
+    tag: message.tag || message.kind || "pigparlor",
+    renotify: true,
+    icon: "{{ icon }}",
+    badge: "{{ badge_icon }}",
+    data: {url: url.origin === self.location.origin ? url.href : self.location.origin + "/"},
+  });
+  const badge = typeof message.badge === "number" && self.navigator.setAppBadge
+    ? (message.badge > 0 ? self.navigator.setAppBadge(message.badge) : self.navigator.clearAppBadge()).catch(() => {})
+    : Promise.resolve();
+  event.waitUntil(Promise.all([shown, badge]));
+});
+
+/* A click opens the page the notification is about: focus a window already on it,
+   else take over one of ours, else open a new one. */
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = (event.notification.data && event.notification.data.url) || self.location.origin + "/";
+  event.waitUntil(self.clients.matchAll({type: "window", includeUncontrolled: true}).then((windows) => {
+    const same = windows.find((client) => client.url === target);
+    if (same) return same.focus();
+    const ours = windows.find((client) => new URL(client.url).origin === self.location.origin && "navigate" in client);
+    if (ours) {
+      return ours.focus().catch(() => ours).then(() => ours.navigate(target)).catch(() => self.clients.openWindow(target));
+    }
+    return self.clients.openWindow(target);
+  }));
+});

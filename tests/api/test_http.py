@@ -32,7 +32,7 @@ def test_create_a_table_with_bots_then_read_it(count_game):
     assert table.status == RUNNING and table.options == {"turn_seconds": 30}
     detail = call("get", f"/api/tables/{table.pk}/").json()
     assert detail == {"id": table.pk, "game": "countgame", "status": "running", "version": 1, "outcome": None,
-                      "rated": True,
+                      "rated": True, "commitment": table.commitment, "rematch": None,
                       "seats": [{"index": 0, "user": "ana", "username": "ana", "bot": None, "replaced": False},
                                 {"index": 1, "user": None, "username": "bot:sensible", "bot": "sensible",
                                  "replaced": False},

@@ -13,6 +13,10 @@ import itertools
 import os
 import re
 import shutil
+import signal
+import sys
+import threading
+import time
 import uuid
 
 import pytest
@@ -26,8 +30,12 @@ TABLE_PAGE = re.compile(r"(?<!lobby)/tables/\d+/$")
 _names = itertools.count()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright():
+    """One Playwright per test module, not per session: while it runs, its event loop is
+    this thread's running loop, and a test of another kind after it (an xdist worker
+    mixes them) would find itself "in an async context": Django refuses the ORM there,
+    pytest-asyncio refuses to start its own loop."""
     if not shutil.which(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium`")
     from playwright.sync_api import sync_playwright
@@ -36,11 +44,85 @@ def playwright():
         yield running
 
 
-@pytest.fixture(scope="session")
+# BrowserContext.close() has no timeout. Once, under a loaded full run, Chromium never
+# answered it and the run hung for 13 minutes in a passed test's teardown: past this,
+# a watchdog kills that Chromium, the close fails instead, and the next test gets a
+# fresh browser.
+CLOSE_SECONDS = 60
+
+
+def _chromium_processes() -> list[int]:
+    """Chromium's main processes started (through Playwright's driver) by this process."""
+    parents, commands = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                commands[int(entry)] = cmdline.read().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+
+    def descends(pid: int) -> bool:
+        for _ in range(8):
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+            if pid <= 1:
+                return False
+        return False
+
+    return [pid for pid, command in commands.items()
+            if command and b"chromium" in command[0] and not any(part.startswith(b"--type=") for part in command)
+            and descends(pid)]
+
+
+class Browser:
+    """The module's Chromium, launched again if a stuck close had to kill it."""
+
+    def __init__(self, playwright):
+        self.playwright = playwright
+        self.chromium = None
+
+    def get(self):
+        if self.chromium is None or not self.chromium.is_connected():
+            self.chromium = self.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        return self.chromium
+
+    def close_context(self, context) -> None:
+        done = threading.Event()
+
+        def watchdog():
+            if done.wait(CLOSE_SECONDS):
+                return
+            print(f"BrowserContext.close() took over {CLOSE_SECONDS} s: killing Chromium", file=sys.stderr)
+            for pid in _chromium_processes():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+        threading.Thread(target=watchdog, daemon=True).start()
+        try:
+            context.close()
+        except Exception:
+            if self.chromium is not None and self.chromium.is_connected():
+                raise  # a real failure, not the watchdog's kill
+        finally:
+            done.set()
+
+    def close(self) -> None:
+        if self.chromium is not None and self.chromium.is_connected():
+            self.chromium.close()
+
+
+@pytest.fixture(scope="module")
 def browser(playwright):
-    chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-    yield chromium
-    chromium.close()
+    running = Browser(playwright)
+    yield running
+    running.close()
 
 
 # Chromium reports a blocked inline script or style on the console, and fires
@@ -66,7 +148,7 @@ def context_factory(browser, csp_violations):
     contexts = []
 
     def make(viewport=None, **kwargs):
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **kwargs)
+        context = browser.get().new_context(viewport=viewport or {"width": 1280, "height": 800}, **kwargs)
         context.set_default_timeout(15_000)
         context.add_init_script(REPORT_VIOLATIONS)
         context.on("console", lambda message: is_csp_violation(message.text)
@@ -76,7 +158,7 @@ def context_factory(browser, csp_violations):
 
     yield make
     for context in contexts:
-        context.close()
+        browser.close_context(context)
     assert not csp_violations, "the Content Security Policy blocked something:\n" + "\n".join(csp_violations)
 
 
@@ -110,5 +192,27 @@ def wait_for_table_page(page) -> None:
     and the room socket's "the cards are dealt"), and the first one is then aborted."""
     from playwright.sync_api import expect
 
-    expect(page).to_have_url(TABLE_PAGE, timeout=15_000)
+    expect(page).to_have_url(TABLE_PAGE, timeout=30_000)  # a busy machine: seconds, never a fixed sleep
     page.wait_for_load_state()
+
+
+def leave(page, table_id: int) -> None:
+    """Give the seat to a bot, as the lobby's Leave button does (htmx posts with the page's CSRF
+    header), once this page's table socket is open (opening one takes a seat back)."""
+    page.wait_for_function("() => { const status = document.getElementById('table-connection');"
+                           " return !status || status.textContent === ''; }")
+    status = page.evaluate("""async (id) => {
+        const csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
+        const answer = await fetch(`/lobby/tables/${id}/leave/`, {method: 'POST', headers: {'X-CSRFToken': csrf, 'HX-Request': 'true'}});
+        return answer.status; }""", table_id)
+    assert status in (200, 204)
+
+
+def wait_until_over(page, base_url, table_id: int, limit_s: float = 240) -> None:
+    """Leave the table page (opening one takes the seat back) and wait, over plain HTTP,
+    until the bots have finished the game."""
+    page.goto("about:blank")
+    deadline = time.monotonic() + limit_s
+    while "Game over" not in page.request.get(f"{base_url}/tables/{table_id}/").text():
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.5)

@@ -1,7 +1,9 @@
 """A player who clicks through a Pig Pile table page: whatever the page offers, the first one.
 
 The page only ever offers legal plays, so clicking the first offered button is
-always a legal move; the engine and the version check decide the rest.
+always a legal move; the engine and the version check decide the rest. As a player
+does it (issue 15): the face-up choice is three taps on hand cards and "Lay … face
+up"; a play is a tap on a number's cards, then how many.
 """
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ import time
 
 from playwright.sync_api import Error as PlaywrightError
 
-OFFERED = "#pp-prompt button, #pp-me button, #pp-hand button"
-FINAL = "#pp-results h2:has-text('Final standings')"
+OFFERED = "#pp-prompt .pp-pickup button, #pp-me .pp-flip button, .pp-pick"
+TOGGLES = "#pp-hand .pp-toggle"
+CONFIRM = "#pp-prompt .pp-faceup button[type=submit]"
+FINAL = "#table-status h3:has-text('Final standings')"
 
 
 def version(page) -> int:
@@ -21,15 +25,35 @@ def finished(page) -> bool:
     return page.locator(FINAL).count() > 0
 
 
+def choose_face_up(page, picks=(0, 1, 2)) -> None:
+    """PP1 by taps: the hand cards at ``picks``, then the confirm button."""
+    for index in picks:
+        page.locator(TOGGLES).nth(index).click(timeout=2_000)
+    page.locator(CONFIRM).click(timeout=2_000)
+
+
+def tap_and_play(page, pick) -> None:
+    """Tap a number's cards, then its first count ("Play a 5")."""
+    pick.click(timeout=2_000)
+    panel = page.locator("#" + pick.get_attribute("aria-controls"))
+    panel.locator(".pp-count button").first.click(timeout=2_000)
+
+
 def take_a_turn(page) -> bool:
-    """Click the first offered action if there is one; True when a click went out."""
+    """Make the first offered play if there is one; True when it went out."""
+    choosing = page.locator(CONFIRM).count() > 0 and page.locator(TOGGLES).count() >= 3
     buttons = page.locator(OFFERED)
-    if buttons.count() == 0:
+    if not choosing and buttons.count() == 0:
         return False
     before = version(page)
     page.evaluate("document.querySelector('#table-error').removeAttribute('data-code')")
     try:
-        buttons.first.click(timeout=2_000)
+        if choosing:
+            choose_face_up(page)
+        elif "pp-pick" in (buttons.first.get_attribute("class", timeout=2_000) or ""):
+            tap_and_play(page, buttons.first)
+        else:
+            buttons.first.click(timeout=2_000)
     except PlaywrightError:
         return False  # swapped away by a newer frame: look again
     try:
@@ -42,11 +66,12 @@ def take_a_turn(page) -> bool:
     return True
 
 
-def play_until_finished(pages, limit_s: float = 600, on_click=None) -> int:
-    """Let every page click in turn until each shows the final standings; returns the clicks made."""
+def play_until_finished(pages, limit_s: float = 600, on_click=None, stop_after: int | None = None) -> int:
+    """Let every page click in turn until each shows the final standings (or, with
+    ``stop_after``, until that many clicks were made); returns the clicks made."""
     clicks = 0
     deadline = time.monotonic() + limit_s
-    while not all(finished(page) for page in pages):
+    while not all(finished(page) for page in pages) and (stop_after is None or clicks < stop_after):
         assert time.monotonic() < deadline, f"no final standings after {clicks} clicks"
         moved = False
         for page in pages:

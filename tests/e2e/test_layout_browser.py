@@ -1,5 +1,8 @@
 """Mobile first: no sideways scroll at 360 px, touch targets of 44 px, a keyboard path in."""
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
 
@@ -51,7 +54,7 @@ def test_keyboard_reaches_the_skip_link_first_and_focus_is_visible(live_site, pa
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     page.keyboard.press("Enter")
-    assert page.url.endswith("#main")
+    expect(page).to_have_url(re.compile(r"#main$"))
 
 
 def test_reduced_motion_turns_animations_off(live_site, context_factory):

@@ -96,7 +96,10 @@ def check_my_rows(verdicts: list[str]) -> None:
         assert 0 < int(row.group(2)) < 5000
 
 
-def test_keyboard_slaps_and_space_flips_through_a_whole_game(live_site, context_factory):
+def test_keyboard_slaps_and_space_flips_through_a_game(live_site, context_factory):
+    """Slaps by number keys and flips by Space until three verdicts are in. (It played on
+    to the end in real time, a minute and a half; the finished board is checked by
+    tests/e2e/test_play_feel_browser.py::test_oink_ends_without_leftovers.)"""
     page = context_factory().new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -104,17 +107,13 @@ def test_keyboard_slaps_and_space_flips_through_a_whole_game(live_site, context_
     start_a_game(page, live_site, seats=2)
 
     seen = play(page, slap=lambda cry: page.keyboard.press(str(cry + 1)), flip=lambda: page.keyboard.press(" "),
-                want_verdicts=3, to_the_end=True)
+                want_verdicts=3, to_the_end=False)
 
     assert seen["flips"] >= 5 and seen["slaps"] >= 3
     check_my_rows(seen["verdicts"])
     assert any("You took the pile" in text for text in seen["verdicts"])
     if seen["monkey"]:
         assert "You made the monkey" in seen["monkey"]
-    page.locator("#table-status h2:has-text('Final standings')").wait_for()
-    assert page.locator("#table-status .standings li").count() == 2
-    assert "Game over" in page.locator("#ok-prompt").inner_text()
-    assert page.locator("#ok-cries .ok-cry").count() == 0
     assert errors == []
 
 

@@ -12,17 +12,13 @@ import time
 import pytest
 
 from games.piggypiggy.engine import ENGINE
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up
+from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
 from tests.e2e.pigpile_player import version
 
 pytestmark = pytest.mark.browser
 FINAL = "#pg-results h2"
 MY_MOVE = "#pg-prompt.is-yours"
 SEATS = 3
-
-
-def at_table_page(url: str) -> bool:
-    return re.search(r"(?<!lobby)/tables/\d+/$", url) is not None
 
 
 def a_seed_dealing_a_goat_to_seat_0() -> int:
@@ -41,9 +37,9 @@ def start_piggypiggy_table_with_bots(live_site, page, seed):
     page.wait_for_url("**/lobby/tables/*/")
     table_id = int(re.search(r"/lobby/tables/(\d+)/", page.url).group(1))
     live_site.manage("shell", "-c", "from pigparlor.tables.models import Table; "
-                                    f"Table.objects.filter(pk={table_id}).update(seed={seed})")
+                                    f"Table.objects.filter(pk={table_id}).update(seed={seed}, salts=[])")
     page.get_by_role("button", name=f"Start now with {SEATS - 1} bots").click()
-    page.wait_for_url(at_table_page)
+    wait_for_table_page(page)  # the button's redirect and the room socket's may both navigate
     page.locator("#pg-hand").wait_for()
 
 
@@ -66,6 +62,16 @@ def play_goat(page, by_keyboard: bool):
         after(page, lambda: page.keyboard.press("Enter"))
     else:
         after(page, target.click)
+
+
+def play_food(page, twice: bool):
+    """Issue 15: a food play is tap to choose (nothing is sent), then tap again or "Play"."""
+    food = page.locator("#pg-hand .pg-food").first
+    before = version(page)
+    food.click()
+    assert food.get_attribute("aria-pressed") == "true" and version(page) == before
+    commit = page.locator("#pg-hand .pg-commit:not([hidden]) .pg-play button")
+    after(page, food.click if twice else commit.click)
 
 
 def answer_the_prompt(page):
@@ -93,8 +99,8 @@ def play_one_game(page) -> dict:
             play_goat(page, by_keyboard=seen["goats"] == 0)
             seen["goats"] += 1
             assert "played a goat on" in page.locator("#table-log").inner_text()
-        elif page.locator("#pg-hand .pg-play button").count():
-            after(page, page.locator("#pg-hand .pg-play button").first.click)
+        elif page.locator("#pg-hand .pg-food").count():
+            play_food(page, twice=seen["foods"] % 2 == 0)
             seen["foods"] += 1
         else:
             assert page.locator("#pg-steps [aria-current=step]").inner_text().endswith("Play")
@@ -119,7 +125,7 @@ def test_a_newcomer_plays_piggypiggy_with_goats_on_a_phone_to_the_final_standing
     assert page.locator("#table-turn").inner_text().strip() == "Game over"
     assert page.locator("#pg-results tbody tr").count() == SEATS
     assert name in page.locator(".standings").inner_text()
-    assert page.locator(".standings li").count() == SEATS
+    assert page.locator(".standings tbody tr").count() == SEATS
     assert page.locator("#pg-prompt form, .pg-goat-toggle").count() == 0
     assert horizontal_overflow(page) == 0
     assert page.locator("#table-error[data-code]").count() == 0  # no click was stale or refused

@@ -1,5 +1,6 @@
 """The installable shell as Chromium sees it."""
 import pytest
+from django.templatetags.static import static
 
 from tests.e2e.conftest import ARGS, CHROMIUM
 
@@ -32,7 +33,7 @@ def test_service_worker_caches_the_shell_and_serves_the_offline_page(live_site, 
         const cache = await caches.open(names.find(name => name.startsWith('pigparlor-shell-')));
         return (await cache.keys()).map(request => new URL(request.url).pathname);
     }""")
-    assert "/static/css/site.css" in cached and "/offline/" in cached
+    assert static("css/site.css") in cached and "/offline/" in cached  # the hashed name the pages load
     page.reload()
     context.set_offline(True)
     page.goto(f"{live_site}/games/pigpile/")

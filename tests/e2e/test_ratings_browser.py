@@ -45,7 +45,7 @@ def test_a_newcomer_sees_their_rating_move_then_joins_the_leaderboard(live_site,
     changes = page.locator("#table-status .rating-change")
     changes.first.wait_for()
     assert changes.count() == 3
-    mine = page.locator("#table-status .standings li", has_text=name).locator(".rating-change").inner_text()
+    mine = page.locator("#table-status .standings tbody tr", has_text=name).locator(".rating-change").inner_text()
     assert re.fullmatch(r"1500\? → \d{4}\? \([+−]\d+\)", mine), mine
     assert page.locator("#table-players a.player-name", has_text=name).count() == 1
     assert horizontal_overflow(page) == 0

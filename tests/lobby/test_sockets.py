@@ -124,3 +124,33 @@ async def test_frames_carry_a_short_announcement_for_screen_readers(count_game, 
     assert "2 of 3 seats taken." in await room.receive_from()
     await socket.disconnect()
     await room.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_many_changes_under_a_socket_or_the_clock_render_the_listing_once(count_game, users, settings,
+                                                                               monkeypatch):
+    """Issue 12: a tournament seating a round (here: five tables made in one
+    ``call_then_send``, as the clock does) renders the game's listing once, after
+    the changes, not once per table on the thread every table's move waits for."""
+    from pigparlor.lobby import listing
+    from pigparlor.tables.broadcast import call_then_send
+
+    settings.PIGPARLOR_LOBBY_REFRESH_MS = 100
+    renders = []
+    real = listing.render_listing
+    monkeypatch.setattr(listing, "render_listing", lambda game: renders.append(game.slug) or real(game))
+    ana, _ = users
+    socket, _ = await connect("/ws/lobby/countgame/")
+    await socket.receive_from()
+    renders.clear()
+
+    def seat_a_round():
+        return [services.create_table(host=ana, game="countgame", seats=2, bots=1, title=f"Round table {n}")
+                for n in range(5)]
+
+    await call_then_send(seat_a_round)
+    assert renders == []  # nothing rendered on the ORM's thread while the round was seated
+    frame = await socket.receive_from(timeout=5)
+    assert renders == ["countgame"] and all(f"Round table {n}" in frame for n in range(5))
+    assert await socket.receive_nothing(timeout=0.3)  # one frame for the five changes
+    await socket.disconnect()

@@ -1,9 +1,13 @@
 """The installable shell: manifest, root-scoped service worker, offline page."""
 import json
+import re
 import struct
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from django.urls import reverse
 
 from pigparlor.pwa.shell import SHELL_FILES, shell_version
@@ -25,7 +29,7 @@ def test_manifest_has_what_installing_needs(client):
     manifest = json.loads(response.content)
     assert manifest["name"] == "Pig Parlor" and manifest["short_name"]
     assert manifest["display"] == "standalone"
-    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["start_url"] == "/app/" and manifest["scope"] == "/" and manifest["id"] == "/"
     assert manifest["theme_color"].startswith("#") and manifest["background_color"].startswith("#")
     sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
@@ -34,8 +38,9 @@ def test_manifest_has_what_installing_needs(client):
 def test_manifest_icons_exist_at_their_stated_sizes(client):
     manifest = json.loads(client.get("/manifest.webmanifest").content)
     for icon in manifest["icons"]:
-        path = finders.find(icon["src"].removeprefix("/static/"))
-        assert path, icon["src"]
+        assert re.fullmatch(r"/static/icons/[a-z-]+-\d+\.[0-9a-f]{12}\.png", icon["src"]), icon["src"]
+        path = Path(settings.STATIC_ROOT) / icon["src"].removeprefix(settings.STATIC_URL)
+        assert path.is_file(), icon["src"]
         width, height = png_size(path)
         assert f"{width}x{height}" == icon["sizes"]
 
@@ -49,7 +54,8 @@ def test_service_worker_is_served_from_the_root(client):
     body = response.content.decode()
     assert f"pigparlor-shell-{shell_version()}" in body
     assert reverse("pwa:offline") in body
-    assert "/static/vendor/htmx.min.js" in body
+    assert re.search(r'"/static/vendor/htmx\.min\.[0-9a-f]{12}\.js"', body)  # the hashed name pages load
+    assert static("vendor/htmx.min.js") in body
     assert 'addEventListener("fetch"' in body
 
 
@@ -82,7 +88,8 @@ def test_offline_page(client):
 def test_every_page_links_the_manifest_and_registers_the_worker(client):
     html = client.get(reverse("home")).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert 'src="/static/js/site.js" data-service-worker="/sw.js"' in html
+    assert f'src="{static("js/site.js")}" data-service-worker="/sw.js"' in html
+    assert re.fullmatch(r"/static/js/site\.[0-9a-f]{12}\.js", static("js/site.js"))
     assert "navigator.serviceWorker.register(serviceWorker" in open(finders.find("js/site.js"), encoding="utf-8").read()
     assert '<meta name="theme-color"' in html
     assert 'name="viewport"' in html

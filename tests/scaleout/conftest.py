@@ -8,6 +8,8 @@
   session, migrated, dropped at the end.
 - ``two_sites``: two ``serve`` processes on different ports sharing that
   database and Redis (under a key prefix of their own), each with its clock.
+- ``two_workers``: one ``serve --workers 2`` on a database of its own (``workers_database``) and Redis: two
+  worker processes on one listening socket, each with its clock.
 """
 from __future__ import annotations
 
@@ -82,6 +84,37 @@ def scaleout_database(scaleout_services):
         yield url
 
 
+def _forget_prefix(redis_url: str, prefix: str) -> None:
+    store = redis.Redis.from_url(redis_url)
+    keys = list(store.scan_iter(match=f"{prefix}*"))
+    if keys:
+        store.delete(*keys)
+
+
+@pytest.fixture(scope="session")
+def workers_database(scaleout_services):
+    """The ``two_workers`` site's own database. A site is one database and one
+    channel layer: when ``two_sites`` (another Redis prefix) shared this one, its
+    clocks moved the workers' bots and told only their own sockets, and the
+    workers' players waited for changes that had been sent to another site."""
+    with fresh_database(scaleout_services[0]) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def two_workers(scaleout_services, workers_database, tmp_path_factory):
+    """``serve --workers 2``: one site, one socket, two server processes (on ``workers_database``)."""
+    _, redis_url = scaleout_services
+    prefix = f"pigparlor-test-{secrets.token_hex(4)}"
+    env = {"DATABASE_URL": workers_database, "REDIS_URL": redis_url, "REDIS_PREFIX": prefix}
+    site = start_site(Path(tmp_path_factory.mktemp("serve-workers")), env, workers=2)
+    try:
+        yield site
+    finally:
+        stop_site(site)
+        _forget_prefix(redis_url, prefix)
+
+
 @pytest.fixture(scope="session")
 def two_sites(scaleout_services, scaleout_database, tmp_path_factory):
     """Two ``serve`` processes, one database, one Redis: a site scaled out."""
@@ -97,7 +130,4 @@ def two_sites(scaleout_services, scaleout_database, tmp_path_factory):
     finally:
         for site in sites:
             stop_site(site)
-        store = redis.Redis.from_url(redis_url)
-        keys = list(store.scan_iter(match=f"{prefix}*"))
-        if keys:
-            store.delete(*keys)
+        _forget_prefix(redis_url, prefix)

@@ -150,6 +150,7 @@ def leftovers(database_url: str, table_ids: list[int]) -> tuple[list, list]:
     return presence, connected
 
 
+@pytest.mark.long
 def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_database, tmp_path):
     redis = OwnRedis(tmp_path)
     redis.start()

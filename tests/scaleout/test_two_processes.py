@@ -1,7 +1,9 @@
 """Scaled out for real: two ``manage.py serve`` processes share one PostgreSQL
 database and one Redis channel layer; two API-token players sit at the same
 Pig Pile table through different processes, two bots fill the other seats, and
-both processes run their clock (so both race to fire the bots' moves).
+both processes run their clock (so both race to fire the bots' moves). The same
+game is played again on ``serve --workers 2`` (issue 14), the players' sockets
+on its two different workers.
 
 What must hold (design.md "Scale", "Tables: one door"):
 - every action is applied once: the action log's versions are 2..N (version 1
@@ -50,21 +52,31 @@ class Heard:
     snapshots_asked: int = 0
     stale: int = 0
     silences: int = 0
+    # (the last version heard before each silence, the version the snapshot then showed)
+    silent_at: list[list[int | None]] = field(default_factory=list)
 
 
-def play(site, token: str, ws_path: str, rng: random.Random, first_frame: threading.Event) -> Heard:
+def open_table_socket(site, token: str, ws_path: str):
+    return connect(f"{site.ws_url}{ws_path}", additional_headers={"Authorization": f"Bearer {token}"},
+                   open_timeout=30)
+
+
+def play(site, token: str, ws_path: str, rng: random.Random, first_frame: threading.Event, opened=None) -> Heard:
     """A player over the JSON protocol, playing like the sensible bot at each
-    version it may act at; asks for a snapshot on a version gap (docs/api.md)."""
+    version it may act at; asks for a snapshot on a version gap (docs/api.md).
+    ``opened``: a socket already open (and read from): it starts with a snapshot."""
     heard = Heard()
     acted_at = 0
     give_up = time.monotonic() + GAME_SECONDS
-    with connect(f"{site.ws_url}{ws_path}", additional_headers={"Authorization": f"Bearer {token}"},
-                 open_timeout=30) as socket:
+    with opened or open_table_socket(site, token, ws_path) as socket:
+        if opened is not None:
+            socket.send(json.dumps({"type": "snapshot"}))
         while time.monotonic() < give_up:
             try:
                 frame = json.loads(socket.recv(timeout=QUIET_SECONDS))
             except TimeoutError:
                 heard.silences += 1
+                heard.silent_at.append([heard.frames[-1]["version"] if heard.frames else None, None])
                 socket.send(json.dumps({"type": "snapshot"}))
                 continue
             if frame["type"] == "error":
@@ -72,6 +84,8 @@ def play(site, token: str, ws_path: str, rng: random.Random, first_frame: thread
                 heard.stale += 1
                 continue
             last = heard.frames[-1]["version"] if heard.frames else None
+            if heard.silent_at and heard.silent_at[-1][1] is None:
+                heard.silent_at[-1][1] = frame["version"]
             heard.frames.append(frame)
             heard.seat = frame["seat"]
             first_frame.set()
@@ -125,11 +139,49 @@ def states_by_version(table: dict, log: list[tuple]) -> dict[int, object]:
     return states
 
 
+def presence_processes(database_url: str, table_id: int, username: str) -> list[str]:
+    """The server processes holding ``username``'s sockets at the table."""
+    with psycopg.connect(database_url) as db:
+        rows = db.execute("SELECT p.process FROM tables_presence p JOIN auth_user u ON u.id = p.user_id "
+                          "WHERE p.table_id = %s AND u.username = %s", (table_id, username)).fetchall()
+    return [process for (process,) in rows]
+
+
+def socket_on_another_worker(site, token: str, ws_path: str, database_url: str, table_id: int,
+                             username: str, avoid: str):
+    """Open sockets until one lands on a worker other than ``avoid`` (the kernel
+    picks which worker accepts); the ones that landed on ``avoid`` are closed."""
+    tried = []
+    for _ in range(40):
+        socket = open_table_socket(site, token, ws_path)
+        json.loads(socket.recv(timeout=30))  # the first frame: the presence row is written
+        if set(presence_processes(database_url, table_id, username)) - {avoid}:
+            for other in tried:
+                other.close()
+            return socket
+        tried.append(socket)
+    raise AssertionError("40 sockets in a row landed on the same worker")
+
+
 def test_two_players_on_two_processes_play_a_whole_pig_pile_table(two_sites, scaleout_database):
     site_a, site_b = two_sites
     assert site_a.process.pid != site_b.process.pid and site_a.url != site_b.url
-    ana = site_a.manage("api_token", "ana", "--create")
-    ben = site_b.manage("api_token", "ben", "--create")
+    play_a_whole_table(site_a, site_b, scaleout_database, ana_name="ana", ben_name="ben")
+
+
+def test_two_players_on_two_workers_play_a_whole_pig_pile_table(two_workers, workers_database):
+    """``serve --workers 2``: one address, two processes; ana and ben on different ones."""
+    play_a_whole_table(two_workers, two_workers, workers_database, ana_name="wanda", ben_name="wes",
+                       on_another_worker=True)
+
+
+def play_a_whole_table(site_a, site_b, scaleout_database, *, ana_name, ben_name, on_another_worker=False):
+    """Ana creates a table on ``site_a`` and plays it, Ben joins and plays it on
+    ``site_b`` (with ``on_another_worker``, on a worker other than Ana's); two bots
+    fill the rest. Everything the module docstring promises is checked."""
+    sites = {site_a, site_b}
+    ana = site_a.manage("api_token", ana_name, "--create")
+    ben = site_b.manage("api_token", ben_name, "--create")
 
     status, created = http(site_a, "POST", "/api/tables/", ana, {"game": "pigpile", "seats": 4, "bots": 2})
     assert status == 201, created
@@ -137,14 +189,19 @@ def test_two_players_on_two_processes_play_a_whole_pig_pile_table(two_sites, sca
     ana_ready, ben_ready = threading.Event(), threading.Event()
     with ThreadPoolExecutor(max_workers=2) as pool:
         ana_plays = pool.submit(play, site_a, ana, created["ws"], random.Random(1), ana_ready)
-        assert ana_ready.wait(30), "ana's socket on process A got no first frame"
+        assert ana_ready.wait(30), "ana's socket got no first frame"
         status, joined = http(site_b, "POST", f"/api/tables/{table_id}/join/", ben, {})
         assert status == 200 and joined["seat"] == 1, joined
-        ben_plays = pool.submit(play, site_b, ben, joined["ws"], random.Random(2), ben_ready)
+        opened = None
+        if on_another_worker:
+            [ana_process] = presence_processes(scaleout_database, table_id, ana_name)
+            opened = socket_on_another_worker(site_b, ben, joined["ws"], scaleout_database, table_id, ben_name,
+                                              ana_process)
+        ben_plays = pool.submit(play, site_b, ben, joined["ws"], random.Random(2), ben_ready, opened)
         try:
             heard = {"ana": ana_plays.result(), "ben": ben_plays.result()}
         except Exception as failure:
-            logs = "\n".join(site.log_path.read_text()[-2000:] for site in two_sites)
+            logs = "\n".join(site.log_path.read_text()[-2000:] for site in sites)
             raise AssertionError(f"a player failed; the servers said:\n{logs}") from failure
 
     table, log = committed(scaleout_database, table_id)
@@ -157,9 +214,9 @@ def test_two_players_on_two_processes_play_a_whole_pig_pile_table(two_sites, sca
     assert ENGINE.outcome(final).as_json() == {key: value for key, value in table["outcome"].items() if key != "left"}
 
     # The humans' seats were played by the humans themselves, the bots' by the platform.
-    ids = user_ids(scaleout_database, "ana", "ben")
+    ids = user_ids(scaleout_database, ana_name, ben_name)
     assert heard["ana"].seat == 0 and heard["ben"].seat == 1
-    owners = {0: ids["ana"], 1: ids["ben"], 2: None, 3: None}
+    owners = {0: ids[ana_name], 1: ids[ben_name], 2: None, 3: None}
     assert all(user == owners[seat] for _version, seat, _action, _at, user in log if seat is not None)
     assert {seat for _version, seat, *_ in log} >= {0, 1, 2, 3}
 
@@ -168,7 +225,11 @@ def test_two_players_on_two_processes_play_a_whole_pig_pile_table(two_sites, sca
         # Ana's first frame is the open table; she hears the start from process B.
         assert name != "ana" or versions[0] == 0
         assert versions == sorted(versions) and versions[-1] == table["version"], (name, versions)
-        assert player.silences == 0, f"{name} waited {QUIET_SECONDS} s for a change that never came"
+        if player.silences:
+            logs = "\n".join(site.log_path.read_text()[-3000:] for site in sites)
+            raise AssertionError(f"{name} waited {QUIET_SECONDS} s for a change that never came, "
+                                 f"{player.silences} times (last version heard, then the snapshot's): "
+                                 f"{player.silent_at}; the servers said:\n{logs}")
         assert player.snapshots_asked == len(player.gaps)
         assert player.frames[-1]["outcome"] == table["outcome"]
         for frame in player.frames:
@@ -179,7 +240,7 @@ def test_two_players_on_two_processes_play_a_whole_pig_pile_table(two_sites, sca
             assert frame["view"] == as_json(ENGINE.view(state, player.seat)), (name, frame["version"])
             assert frame["legal"] == as_json(ENGINE.legal_actions(state, player.seat)), (name, frame["version"])
 
-    for site in two_sites:
+    for site in sites:
         status, described = http(site, "GET", f"/api/tables/{table_id}/", ana)
         assert status == 200 and described["status"] == "finished", described
         assert described["outcome"] == table["outcome"] and described["version"] == table["version"]

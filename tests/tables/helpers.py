@@ -10,10 +10,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from pigparlor.api.consumers import ApiTableConsumer
-from pigparlor.tables import clock, timing
+from pigparlor.tables import clock, replay, timing
 from pigparlor.tables.consumers import TableConsumer
-from pigparlor.tables.models import RUNNING, ActionLog, Table
-from pigparlor.tables.registry import get_game
+from pigparlor.tables.models import RUNNING, Table
 
 db = database_sync_to_async
 
@@ -71,12 +70,7 @@ def step_clock(table_id: int) -> bool:
 
 def state_at(table_id: int, version: int):
     """The engine state a table had at ``version``, replayed from its seed and log."""
-    current = table(table_id)
-    engine = get_game(current.game).engine
-    state = engine.start(current.seats, current.seed, current.options)
-    for entry in ActionLog.objects.filter(table=current, version__lte=version).order_by("version"):
-        state = engine.apply(state, entry.seat, entry.action, entry.at_ms - current.started_at_ms)
-    return state
+    return replay.rebuild(table(table_id), cached=False).state(version)
 
 
 async def receive_until(communicator, done, timeout: float = 10.0) -> list[str]:

@@ -41,7 +41,7 @@ def hidden_by_version(table_id: int, viewers) -> dict[int, dict]:
     """{version: {viewer: hidden card ids}} for every version of a table, by one replay."""
     current = table(table_id)
     engine = get_game(current.game).engine
-    state = engine.start(current.seats, current.seed, current.options)
+    state = engine.start(current.seats, current.deal_seed, current.options)
     hidden = {1: {viewer: engine.hidden_cards(state, viewer) for viewer in viewers}}
     for entry in ActionLog.objects.filter(table=current).order_by("version"):
         state = engine.apply(state, entry.seat, entry.action, entry.at_ms - current.started_at_ms)

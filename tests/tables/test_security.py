@@ -39,10 +39,27 @@ async def test_a_browser_socket_from_another_origin_is_refused(count_game):
     assert not connected
 
 
-async def test_a_browser_socket_needs_a_session(count_game):
+async def test_a_browser_socket_without_a_session_only_watches_a_public_table(count_game):
     _, table = await table_for(count_game)
-    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"host", b"testserver")])
-    assert not connected
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", headers)
+    assert connected
+    frames = "".join(await drain(socket))
+    assert 'class="player is-you' not in frames  # a watcher, never a seat
+    await socket.send_json_to({"version": 1, "action": {"type": "count"}})
+    assert "table-error" in "".join(await drain(socket))
+    await socket.disconnect()
+
+
+async def test_a_browser_socket_without_a_session_is_refused_a_private_table(count_game):
+    _, table = await table_for(count_game, private=True)
+    socket, _ = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    messages = []
+    while not await socket.receive_nothing(timeout=0.05):
+        messages.append(await socket.receive_output(timeout=5))
+    refusal = "".join(message.get("text", "") for message in messages)
+    assert 'data-code="forbidden"' in refusal and "private" in refusal
+    assert messages[-1] == {"type": "websocket.close", "code": 4403}
 
 
 async def test_a_logged_in_browser_from_our_origin_gets_its_seat(count_game):

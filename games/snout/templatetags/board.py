@@ -8,7 +8,7 @@ not already give this viewer.
 """
 from __future__ import annotations
 
-from games.core.cards import next_seat
+from games.core.cards import next_seat, plural
 from games.snout.pigs import PIG_BY_KEY, PIGS, describe
 from games.snout.templatetags.chart import COLOURS
 
@@ -123,7 +123,7 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
         return "You have the pig: toss it!" if "toss" in kinds else f"{tosser} has the pig."
     if phase == "snout_window":
         if "snout" in kinds:
-            return f"Call Snout! with {view['hand_points']} points in hand, or play on."
+            return f"Call Snout! with {plural(view['hand_points'], 'point')} in hand, or play on."
         return f"Snout! may still be called. {tosser} has the pig next."
     if phase == "round_over":
         if "next_round" in kinds:
@@ -142,7 +142,7 @@ def _and(words: list[str]) -> str:
 
 def _actions(kinds: dict, view: dict) -> list[dict]:
     """Buttons for every legal action but the pass (which has its own picker), in a fixed order."""
-    labels = {"toss": "Toss the pig", "snout": f"Snout! ({view['hand_points']} in hand)",
+    labels = {"toss": "Toss the pig", "snout": f"Snout! ({plural(view['hand_points'], 'point')} in hand)",
               "play_on": "Play on", "next_round": "Next round"}
     return [{"action": kinds[kind], "label": label, "kind": kind} for kind, label in labels.items() if kind in kinds]
 

@@ -7,6 +7,8 @@ needs its own player, and about a minute and a half with a 500 ms reveal gap."""
 import json
 import time
 
+import pytest
+
 from websockets.sync.client import connect
 
 from bench.fairness import cry, post
@@ -14,6 +16,7 @@ from bench.fairness import cry, post
 LIMIT_S = 300
 
 
+@pytest.mark.long
 def test_an_outside_program_plays_a_whole_oink_table_with_three_bots(live_site):
     token = live_site.manage("api_token", "oink-outsider", "--create")
     created = post(live_site, "/api/tables/", token,

@@ -4,6 +4,7 @@ not see (``ENGINE.hidden_cards``) appears anywhere in the HTML."""
 import html
 import json
 import re
+from itertools import combinations
 
 import pytest
 
@@ -17,6 +18,8 @@ from tests.games.table_template import render_table
 from .position import play, position
 
 ACTION = re.compile(r'name="action" value="([^"]*)"')
+TOGGLE = re.compile(r'<button type="button" class="pp-toggle" data-card="(\d+)" data-value="(\d+)" data-order="(\d+)"'
+                    r' data-title="([^"]*)" aria-pressed="false" aria-label="([^"]*)">')
 
 
 def render(state, seat):
@@ -28,12 +31,24 @@ def check(state):
     pages = {}
     for viewer in [*range(state.seats), None]:
         page, legal = render(state, viewer)
-        offered = [json.loads(html.unescape(value)) for value in ACTION.findall(page)]
-        assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, legal))
-        assert page.count("ws-send") == len(legal)
+        offered = [json.loads(html.unescape(value)) for value in ACTION.findall(page) if value]
+        chosen = [action for action in legal if action["type"] == "faceup"]
+        played = [action for action in legal if action["type"] != "faceup"]
+        assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, played))
+        assert page.count("ws-send") == len(played) + bool(chosen)
+        assert choosable(page) == sorted(map(json.dumps, chosen))
         assert not cards_in_html(page) & ENGINE.hidden_cards(state, viewer)
         pages[viewer] = page
     return pages
+
+
+def choosable(page) -> list[str]:
+    """PP1: the face-up choices three taps on the page's card toggles can make, as the JS
+    builds them (ranks in hand order: numbers up, Hog Wild last)."""
+    toggles = [(int(order), int(value)) for _, value, order, _, _ in TOGGLE.findall(page)]
+    made = {json.dumps({"type": "faceup", "ranks": [value for _, value in sorted(three)]})
+            for three in combinations(toggles, 3)}
+    return sorted(made)
 
 
 def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
@@ -41,6 +56,8 @@ def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
     state = ENGINE.apply(state, 2, ENGINE.legal_actions(state, 2)[0], 0)
     pages = check(state)
     assert "Choose three cards to lay face up." in pages[0]
+    assert pages[0].count('class="pp-toggle"') == 7 and 'class="action-form pp-faceup"' in pages[0]
+    assert "Tap three cards in your hand" in pages[0] and 'aria-label="Lay ' in pages[0]
     assert "Waiting for the others to choose" in pages[2] and "ws-send" not in pages[2]
     assert "chosen ✓" in pages[0]
 
@@ -50,6 +67,13 @@ def test_playing_from_the_hand_groups_cards_with_their_counts():
                      pile="4", draw="2")
     pages = check(state)
     assert pages[0].count('class="action-form pp-count"') == 4
+    # issue 15: one control per playable number, named by its cards; each count names them too
+    assert pages[0].count('class="pp-pick"') == 3
+    assert 'aria-label="Play 5s: you have 2 — choose how many"' in pages[0]
+    assert 'aria-label="Play a Hog Wild — choose how many"' in pages[0]
+    for label in ("Play a 5", "Play two 5s", "Play a 7", "Play a Hog Wild"):
+        assert f'<button type="submit">{label}</button>' in pages[0]
+    assert "Play 1<" not in pages[0]
     assert "Play 4 or higher, or a Hog Wild." in pages[0]
     assert "Player 1 is playing." in pages[1] and "Player 1 is playing." in pages[None]
     assert 'id="pp-hand"' not in pages[None]
@@ -57,10 +81,13 @@ def test_playing_from_the_hand_groups_cards_with_their_counts():
 
 def test_pick_up_face_up_play_slop_and_the_pickup_with_a_face_up_card():
     check(position(["2 3", "7", "7"], pile="9", draw="1"))
-    check(position(["", "7", "7"], face_up=["9 9 W", "1", "1"], pile="5"))
-    check(position(["", "7", "7"], face_up=["3 3 5", "1", "1"], slop=["2 2 2", "", ""], pile="6 7"))
+    pages = check(position(["", "7", "7"], face_up=["9 9 W", "1", "1"], pile="5"))
+    assert "<button type=\"submit\">Play two 9s from your face-up cards</button>" in pages[0]
+    pages = check(position(["", "7", "7"], face_up=["3 3 5", "1", "1"], slop=["2 2 2", "", ""], pile="6 7"))
+    assert 'aria-label="Pick up the pile with 3s: you have 2 — choose how many"' in pages[0]
+    assert "<button type=\"submit\">Pick up the pile and two 3s</button>" in pages[0]
     pages = check(position(["", "7", "7"], slop=["9 2 5", "1", "1"], pile="6"))
-    assert pages[0].count("Flip this Slop card") == 3
+    assert [f"Flip Slop card {n} of 3 (face down)" in pages[0] for n in (1, 2, 3)] == [True] * 3
 
 
 def test_round_results_and_final_standings():
@@ -71,7 +98,7 @@ def test_round_results_and_final_standings():
     state = ENGINE.apply(state, 0, play(9), 0)
     assert state.phase is Phase.OVER
     pages = check(state)
-    assert "Final standings" in pages[1] and "Game over." in pages[1]
+    assert "Game over." in pages[1]  # the final standings are the shell's (tables/_shell.html)
 
 
 @pytest.mark.parametrize("seats", [3, 6])

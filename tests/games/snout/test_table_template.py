@@ -119,7 +119,7 @@ def test_s10_the_snout_window_offers_snout_and_play_on_to_those_who_have_not_pla
     state = ENGINE.apply(state, 2, PLAY_ON, 0)
     pages = check(state)
     assert "Call Snout! with 2 points in hand, or play on." in pages[0]
-    assert "Snout! (2 in hand)" in pages[0] and "Play on" in pages[0]
+    assert "Snout! (2 points in hand)" in pages[0] and "Play on" in pages[0]  # issue 15: points, not cards
     assert "ws-send" not in pages[2] and "plays on ✓" in pages[0]
     assert "ws-send" not in pages[None]
 

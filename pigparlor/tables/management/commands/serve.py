@@ -1,38 +1,89 @@
-"""``manage.py serve``: the whole site in one process.
+"""``manage.py serve``: the whole site, in one process or in ``--workers N``.
 
-Applies migrations, sweeps presence left by dead processes and recomputes every
-running table's wake-up, then runs Daphne on the ASGI app with the table clock
-(turn timers, bot moves, seat hand-overs) and the presence heartbeat as tasks on
-the same event loop.
+Applies migrations and collects the static files (hashed and compressed, for
+WhiteNoise), then serves. One process (the default): sweeps presence left by
+dead processes, recomputes every running table's wake-up, and runs Daphne on
+the ASGI app with the table clock (turn timers, bot moves, seat hand-overs) and
+the presence heartbeat as tasks on the same event loop, and the push sender
+(pigparlor/pwa/sender.py) as a thread.
+
+``--workers N`` (N > 1, needs ``REDIS_URL``): this process opens the listening
+socket and starts N worker processes (``serve --inherited``) that each accept
+connections on that inherited socket, as pre-fork servers do. The socket is
+handed over the way systemd hands one to a service (descriptor 3, with
+``LISTEN_FDS``, ``LISTEN_FDNAMES`` and ``LISTEN_PID``), which Daphne's Twisted adopts with its
+``systemd:`` endpoint. Each worker runs its own clock and heartbeat, which is
+safe (clock.py, presence.py). A worker that dies is started again (one that
+dies within ``STARTUP_SECONDS`` of its start stops the whole server: it would
+only die again); SIGTERM or Ctrl-C stops them all.
 """
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
 import asyncio  # noqa: E402
 import os  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.core.management.base import BaseCommand  # noqa: E402
+from django.core.management.base import BaseCommand, CommandError  # noqa: E402
+from django.db import connections  # noqa: E402
+
+from pigparlor import static_files  # noqa: E402
+
+NEEDS_REDIS = ("--workers {workers} needs the Redis channel layer: set REDIS_URL (e.g. redis://127.0.0.1:6379/0). "
+               "Each worker holds its own sockets, and only Redis carries a table's updates from one worker "
+               "to the players on another.")
+# A worker that dies sooner than this after its start is not restarted: the server stops.
+STARTUP_SECONDS = 20.0
+# Where a worker finds the inherited listening socket (systemd's first descriptor).
+INHERITED_FD = 3
+SOCKET_NAME = "pigparlor"
 
 
 class Command(BaseCommand):
-    help = "Migrate, then serve the site (HTTP + WebSockets) with the table clock in the same process."
+    help = "Migrate, collect static files, then serve the site (HTTP + WebSockets) with the table clock."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-clock", action="store_true",
                             help="do not run the clock here (another process runs it)")
+        parser.add_argument("--workers", type=int, default=1,
+                            help="server processes sharing one listening socket (more than 1 needs REDIS_URL)")
+        parser.add_argument("--inherited", action="store_true",
+                            help="internal: a worker of serve --workers, on the listening socket it inherited")
 
-    def handle(self, host, port, no_clock, verbosity, **options):
+    def handle(self, host, port, no_clock, workers, inherited, verbosity, **options):
+        if workers < 1:
+            raise CommandError("--workers must be 1 or more")
+        if workers > 1 and not settings.REDIS_URL:
+            raise CommandError(NEEDS_REDIS.format(workers=workers))
+        if not inherited:
+            self.prepare()
+        if workers > 1:
+            self.supervise(host, port, workers, no_clock, verbosity)
+        else:
+            self.serve(host, port, inherited, no_clock, verbosity)
+
+    def prepare(self):
+        """Once per start, before any worker: the schema, the static files, the ratings."""
         call_command("migrate", interactive=False, verbosity=0)
+        static_files.collect()
+        self.rate_unrated()
+
+    # -- one server process ----------------------------------------------------
+    def serve(self, host, port, inherited, no_clock, verbosity):
         from pigparlor.tables import presence
 
         # Alone (no Redis), this process holds every socket there is: whatever a
         # previous run left is stale. Scaled out, only dead processes' sockets are.
         presence.start_up(alone=not settings.REDIS_URL)
-        self.rate_unrated()
         from pigparlor.asgi import application
+        from pigparlor.pwa import sender as push_sender
         from pigparlor.tables.clock import CLOCK
 
         tasks = []
@@ -44,28 +95,94 @@ class Command(BaseCommand):
             server.ws_factory.setProtocolOptions(failByDrop=False)
             loop = asyncio.get_event_loop()
             tasks.append(loop.create_task(presence.heartbeat()))
+            push_sender.start()
             if not no_clock:
                 tasks.append(loop.create_task(CLOCK.run()))
-            self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
-            self.stdout.flush()
+            if not inherited:
+                self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ (Ctrl-C stops)")
+                self.stdout.flush()
 
         # Behind a proxy, the client's address and scheme come from its X-Forwarded-* headers.
         forwarded = dict(proxy_forwarded_address_header="X-Forwarded-For",
                          proxy_forwarded_port_header="X-Forwarded-Port",
                          proxy_forwarded_proto_header="X-Forwarded-Proto") if settings.BEHIND_PROXY else {}
-        server = Server(application=application, endpoints=[f"tcp:port={port}:interface={host}"],
+        family = "INET6" if ":" in host else "INET"
+        endpoint = f"systemd:domain={family}:name={SOCKET_NAME}" if inherited else f"tcp:port={port}:interface={host}"
+        server = Server(application=application, endpoints=[endpoint],
                         ready_callable=ready, verbosity=max(0, verbosity - 1),
                         websocket_max_message_size=64 * 1024, websocket_handshake_timeout=30, **forwarded)
         from twisted.internet import reactor
 
         reactor.addSystemEventTrigger("before", "shutdown", lambda: [task.cancel() for task in tasks])
         server.run()
-        self.stdout.write("Pig Parlor stopped")
-        self.stdout.flush()
+        if not inherited:
+            self.stdout.write("Pig Parlor stopped")
+            self.stdout.flush()
         # Worker threads may still wait on the stopped event loop (a broadcast
         # after a commit): nothing they hold matters — every table is in the
         # database — so leave now instead of joining them forever.
         os._exit(0)
+
+    # -- several: this process only holds the socket and its workers ----------------
+    def supervise(self, host, port, workers, no_clock, verbosity):
+        listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(1024)
+        listener.set_inheritable(True)
+        connections.close_all()  # the workers open their own
+        command = [sys.executable, sys.argv[0], "serve", "--host", host, "--port", str(port), "--inherited",
+                   "--verbosity", str(verbosity)]
+        if no_clock:
+            command.append("--no-clock")
+
+        def hand_over_socket():  # in the child, between fork and exec
+            os.dup2(listener.fileno(), INHERITED_FD)
+            os.environ.update(LISTEN_FDS="1", LISTEN_FDNAMES=SOCKET_NAME, LISTEN_PID=str(os.getpid()))
+
+        def start():
+            worker = subprocess.Popen(command, pass_fds=(INHERITED_FD,), preexec_fn=hand_over_socket)
+            worker.started = time.monotonic()
+            return worker
+
+        running = [start() for _ in range(workers)]
+        stopping = False
+
+        def stop(signum=None, frame=None):
+            nonlocal stopping
+            stopping = True
+            for worker in running:
+                if worker.poll() is None:
+                    worker.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ with {workers} workers "
+                          f"(pids {' '.join(str(worker.pid) for worker in running)}; Ctrl-C stops)")
+        self.stdout.flush()
+        failed = False
+        while not stopping:
+            time.sleep(0.2)
+            for index, worker in enumerate(running):
+                if worker.poll() is None or stopping:
+                    continue
+                if time.monotonic() - worker.started < STARTUP_SECONDS:
+                    self.stderr.write(f"worker {worker.pid} exited ({worker.returncode}) while starting: stopping")
+                    failed = True
+                    stop()
+                    break
+                self.stderr.write(f"worker {worker.pid} exited ({worker.returncode}): starting another")
+                running[index] = start()
+        for worker in running:
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        listener.close()
+        if failed:
+            raise CommandError("a worker failed to start (its output is above)")
+        self.stdout.write("Pig Parlor stopped")
+        self.stdout.flush()
 
     def rate_unrated(self):
         """Tables that finished just before a crash, before their rating: rate them now."""

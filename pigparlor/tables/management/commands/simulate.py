@@ -25,7 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--all-seats", action="store_true", help="every seat count the game takes")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--bots", default="sensible,random",
-                            help="bot kinds, comma-separated, repeated to fill the seats")
+                            help="bot kinds, comma-separated, repeated to fill the seats: the levels players "
+                                 "pick (easy, sensible; Oink! also hard) or random")
         parser.add_argument("--options", default="{}", help="table options as JSON")
         parser.add_argument("--all-options", action="store_true",
                             help="every combination of the game's yes/no and choice options")

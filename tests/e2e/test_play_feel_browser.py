@@ -1,0 +1,396 @@
+"""Issue 15, the platform's half, as players do it in Chromium: watching bots play (each
+move stays on screen, the log shows the newest line and keeps a reader's place, the seat
+that moved is marked with its move), watching without an account, coming back to your
+tables, the ending and "Play again", turn alerts, the desktop table, contrast and the
+dark theme. Screenshots of every game at 390x844 and 1280x800 go to PIGPARLOR_SCREENSHOTS
+(default /tmp/pigparlor-screenshots)."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import ROOT, start_site, stop_site
+from tests.e2e.conftest import horizontal_overflow, leave, sign_up, wait_for_table_page, wait_until_over
+from tests.e2e.contrast import low_contrast
+
+pytestmark = pytest.mark.browser
+IPHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+SHOTS = Path(os.environ.get("PIGPARLOR_SCREENSHOTS", Path(tempfile.gettempdir()) / "pigparlor-screenshots"))
+GAMES = ("pigpile", "oink", "piggypiggy", "snout")
+
+# Each time a frame's change is on the page (the page fires htmx:wsAfterMessage right after
+# swapping it in, for frames it held back too), note when (the page's own clock) and the
+# version now shown: what a person sees change, in order.
+RECORD_FRAMES = """document.addEventListener("DOMContentLoaded", function () {
+  window.shownFrames = [];
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    var marker = document.getElementById("table-version");
+    var version = Number(marker.dataset.version);
+    var last = window.shownFrames[window.shownFrames.length - 1];
+    if (!last || last[1] !== version) { window.shownFrames.push([performance.now(), version]); }
+  });
+});"""
+
+
+def default_settings() -> dict:
+    """The bot think time and the page's minimum showing time a site gets when nothing overrides them."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PIGPARLOR_")}
+    code = ("import json; from pigparlor import settings; "
+            "print(json.dumps([settings.PIGPARLOR_BOT_DELAY_MS, settings.PIGPARLOR_MIN_SHOW_MS]))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    think, show = map(int, out.stdout.strip().strip("[]").split(","))
+    return {"think_ms": think, "show_ms": show}
+
+
+@pytest.fixture(scope="module")
+def paced_site():
+    """A server with the shipped bot think time and the page's shipped pacing."""
+    defaults = default_settings()
+    with tempfile.TemporaryDirectory(prefix="pigparlor-paced-") as directory:
+        site = start_site(Path(directory), {"PIGPARLOR_BOT_DELAY_MS": str(defaults["think_ms"]),
+                                            "PIGPARLOR_MIN_SHOW_MS": str(defaults["show_ms"])})
+        site.defaults = defaults
+        try:
+            yield site
+        finally:
+            stop_site(site)
+
+
+def create_table(page, base_url, game: str, seats: int = 4, bots: int = 3) -> int:
+    page.goto(f"{base_url}/games/{game}/")
+    page.select_option("select[name=seats]", str(seats))
+    page.fill("input[name=bots]", str(bots))
+    page.get_by_role("button", name="Create table").click()
+    if bots == seats - 1:
+        wait_for_table_page(page)
+    else:
+        page.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
+    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def frames(page) -> list[list[float]]:
+    return page.evaluate("() => window.shownFrames || []")
+
+
+# ---- item 1 (follow the game) and item 9 (spectators) ----------------------------------
+
+def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(paced_site, context_factory):
+    host = context_factory(viewport=DESKTOP).new_page()
+    sign_up(host, paced_site)
+    table_id = create_table(host, paced_site, "pigpile")
+    leave(host, table_id)  # bots play every seat now (the host's page stays open, watching)
+
+    watcher_context = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True)
+    watcher_context.add_init_script(RECORD_FRAMES)
+    watcher = watcher_context.new_page()
+    watcher.goto(f"{paced_site}/tables/{table_id}/")  # no account
+    expect(watcher.locator("#table-turn .watching")).to_have_text("You are watching")
+    expect(host.locator("#table-players .watchers")).to_have_text("1 watching")  # the players see it
+    assert watcher.locator("#table-alerts").count() == 0 and watcher.locator("form[ws-send] button").count() == 0
+
+    watcher.wait_for_function("() => (window.shownFrames || []).length >= 8", timeout=90_000)
+    shown = frames(watcher)
+    gaps = [later[0] - earlier[0] for earlier, later in zip(shown, shown[1:])]
+    minimum = paced_site.defaults["show_ms"]
+    assert paced_site.defaults["think_ms"] >= minimum >= 600
+    # Timers never fire early; 2 ms covers the clocks' rounding.
+    assert min(gaps) >= minimum - 2, (minimum, gaps)
+    assert [version for _, version in shown] == sorted(version for _, version in shown)
+
+    # The newest line first, and the seat that moved last marked with that move on the board.
+    numbers = watcher.locator("#table-log li").evaluate_all("items => items.map(item => Number(item.dataset.n))")
+    assert numbers == sorted(numbers, reverse=True)
+    mover = watcher.locator("#table-players .moved-last")
+    if mover.count():
+        seat = mover.get_attribute("data-seat")
+        last = mover.locator(".player__last").inner_text()
+        board = watcher.locator(f'#pp-others [data-seat="{seat}"].is-last-mover')
+        if board.count():  # the host's own seat is "Your table" for the host, an opponent for the watcher
+            assert board.locator(".last-move").inner_text() == last
+
+    # A reader who scrolled down the log keeps their place as new lines arrive.
+    watcher.locator("#table-log").evaluate("log => { log.scrollTop = 60; }")
+    anchor = watcher.evaluate("""() => { const log = document.querySelector('#table-log');
+        const top = log.getBoundingClientRect().top;
+        const item = [...log.children].find(li => li.getBoundingClientRect().bottom > top + 1);
+        return {n: item.dataset.n, offset: item.getBoundingClientRect().top - top}; }""")
+    top = watcher.evaluate("() => Number(document.querySelector('#table-log li').dataset.n)")
+    watcher.wait_for_function("(top) => Number(document.querySelector('#table-log li').dataset.n) > top",
+                              arg=top, timeout=30_000)
+    offset = watcher.evaluate("""(n) => { const log = document.querySelector('#table-log');
+        const item = log.querySelector(`li[data-n="${n}"]`);
+        return item ? item.getBoundingClientRect().top - log.getBoundingClientRect().top : null; }""", anchor["n"])
+    assert offset is not None and abs(offset - anchor["offset"]) <= 2, (anchor, offset)
+    watcher.locator("#table-log").evaluate("log => { log.scrollTop = 0; }")
+    shoot(watcher, "watching-pigpile-390")
+
+
+# ---- item 6 (your tables, a bot played for you) -----------------------------------------
+
+def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factory):
+    page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
+    sign_up(page, paced_site)
+    table_id = create_table(page, paced_site, "snout")
+    leave(page, table_id)
+    page.goto(f"{paced_site}/")
+    mine = page.locator(f'#my-tables-heading ~ ul [data-table="{table_id}"]')
+    expect(mine).to_contain_text("Playing")
+    time.sleep(2.5)  # a few bot moves at the shipped think time
+    mine.get_by_role("link", name=re.compile("^Back to ")).click()
+    wait_for_table_page(page)
+    notice = page.locator(".bot-notice")
+    expect(notice).to_have_text(re.compile(r"^A bot played \d+ moves? for you while you were away\.$"))
+    page.reload()
+    assert page.locator(".bot-notice").count() == 0  # said once
+    shoot(page, "back-at-the-table-snout-390")
+
+
+# ---- items 2 and 3 (the ending, Play again) ---------------------------------------------
+
+@pytest.mark.long
+def test_the_ending_and_play_again_with_two_players(live_site, context_factory):
+    ana = context_factory(viewport=DESKTOP).new_page()
+    bea = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
+    ana_name, bea_name = sign_up(ana, live_site), sign_up(bea, live_site)
+    table_id = create_table(ana, live_site, "pigpile", seats=3, bots=1)
+    bea.goto(f"{live_site}/lobby/tables/{table_id}/")
+    bea.get_by_role("button", name="Take a seat").click()
+    wait_for_table_page(bea)
+    wait_for_table_page(ana)
+    for page in (ana, bea):
+        leave(page, table_id)  # bots finish the game
+    for page in (ana, bea):
+        wait_until_over(page, live_site, table_id)
+        page.goto(f"{live_site}/tables/{table_id}/")
+        expect(page.locator("#table-turn")).to_have_text("Game over")
+        headline = page.locator("#table-headline").inner_text()
+        assert re.fullmatch(r".+ (wins|share the win) with \d+ pigs?", headline), headline
+        winner = page.locator("#table-status .standings tbody tr").first
+        assert winner.locator(".rank").inner_text().startswith("1st")
+        assert winner.locator("th").inner_text().split(" ")[0] in headline
+        assert page.locator("#table-status .standings tbody tr").count() == 3
+        assert page.get_by_text("Final standings", exact=True).count() == 1  # once
+        expect(page.locator("#table-status .rating-change").first).to_contain_text("→")
+        assert page.get_by_role("link", name="Back to the lobby").first.get_attribute("href") == "/games/pigpile/"
+        assert page.get_by_role("link", name="New table").get_attribute("href") == "/games/pigpile/new/"
+        assert horizontal_overflow(page) == 0
+    shoot(ana, "ending-pigpile-1280")
+    shoot(bea, "ending-pigpile-390")
+
+    ana.get_by_role("button", name="Play again").click()
+    ana.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
+    rematch_id = int(re.search(r"/tables/(\d+)/", ana.url).group(1))
+    assert rematch_id != table_id
+    expect(ana.locator(".seat-list")).to_contain_text(f"kept for {bea_name}")
+    expect(bea.locator("#table-status .rematch-note")).to_have_text("2 of 3 seats are in")  # live, over the socket
+    bea.get_by_role("button", name="Play again").click()
+    for page in (ana, bea):
+        wait_for_table_page(page)
+        assert page.url.endswith(f"/tables/{rematch_id}/")
+        expect(page.locator("#table-players")).to_contain_text(ana_name)
+        expect(page.locator("#table-players")).to_contain_text(bea_name)
+
+
+@pytest.mark.long
+def test_oink_ends_without_leftovers(live_site, context_factory):
+    page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
+    sign_up(page, live_site)
+    page.goto(f"{live_site}/games/oink/")
+    page.select_option("select[name=seats]", "2")
+    page.fill("input[name=bots]", "1")
+    page.fill("input[name=opt_reveal_gap_ms]", "500")  # the quickest Oink! the rules allow
+    page.get_by_role("button", name="Create table").click()
+    wait_for_table_page(page)
+    table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    leave(page, table_id)
+    wait_until_over(page, live_site, table_id)
+    page.goto(f"{live_site}/tables/{table_id}/")
+    expect(page.locator("#table-headline")).to_have_text(re.compile(r" (wins|share the win) with \d+ cards?$"))
+    assert page.locator(".ok-seat__slap").count() == 0  # no stale "slapped!"
+    assert page.locator("#ok-pile .card--empty").count() == 0  # no empty dashed card
+    assert page.locator(".reclaim-form").count() == 0  # nothing to take back at a finished table
+    assert page.locator("#table-status .standings tbody tr").count() == 2
+    assert "Game over" in page.locator("#ok-prompt").inner_text()
+    assert page.locator("#ok-cries .ok-cry").count() == 0  # no slap buttons left on a finished table
+    assert horizontal_overflow(page) == 0
+    shoot(page, "ending-oink-390")
+
+
+# ---- item 4 (turn alerts) ----------------------------------------------------------------
+
+# Stand-ins the test can read: sounds made, notifications shown, vibrations; and a page
+# the test can hide (headless Chromium never is).
+ALERT_PROBES = """
+window.alertProbe = {tones: 0, notes: [], buzzes: 0, hidden: false};
+Object.defineProperty(Document.prototype, "hidden", {get() { return window.alertProbe.hidden; }});
+const realOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.alertProbe.tones += 1; return realOscillator.call(this); };
+window.Notification = class { constructor(title, options) { window.alertProbe.notes.push([title + ": " + options.body, document.title]); } };
+window.Notification.permission = "default";
+window.Notification.requestPermission = () => { window.Notification.permission = "granted"; return Promise.resolve("granted"); };
+navigator.vibrate = () => { window.alertProbe.buzzes += 1; return true; };
+"""
+
+
+def probe(page) -> dict:
+    return page.evaluate("() => window.alertProbe")
+
+
+def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_factory):
+    context = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(ALERT_PROBES)
+    page = context.new_page()
+    sign_up(page, live_site)
+    create_table(page, live_site, "snout")
+    page.locator("#sn-hand .sn-pass").wait_for()  # everyone picks three to pass: your move
+    expect(page).to_have_title(re.compile(r"^\(Your turn\) "))
+    sound = page.get_by_role("button", name="Sound on your turn")
+    expect(sound).to_have_attribute("aria-pressed", "false")  # off by default
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    assert probe(page)["tones"] >= 1  # a sample when turned on
+    page.reload()
+    expect(page.get_by_role("button", name="Sound on your turn")).to_have_attribute("aria-pressed", "true")  # remembered
+    notify = page.get_by_role("button", name="Notify me on my turn")
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "true")
+
+    page.evaluate("() => { window.alertProbe.hidden = true; window.alertProbe.tones = 0; }")
+    page.locator("#sn-hand .sn-pass button").click()
+    deadline = time.monotonic() + 120
+    not_yours_seen = False
+    while not probe(page)["notes"]:
+        assert time.monotonic() < deadline, "the move never came back to this seat"
+        if page.locator("#table-turn").get_attribute("data-your-move") == "false":
+            not_yours_seen = True
+            assert not page.title().startswith("(Your turn)")
+        elif not_yours_seen:
+            continue  # it is ours: the alerts fire for this frame
+        else:
+            button = page.locator("#sn-prompt button, #sn-hand .sn-pass button").first
+            if button.count():
+                button.click()
+        page.wait_for_timeout(100)
+    found = probe(page)
+    note, title = found["notes"][0]
+    assert note.startswith("Your turn at Pig Parlor: ")
+    assert title.startswith("(Your turn) ")  # the title said so when the alert went out
+    assert found["tones"] >= 1 and found["buzzes"] >= 1
+
+
+# ---- item 10 (desktop layout), screenshots of every game ---------------------------------
+
+def boxes(page) -> list[dict]:
+    """Where the turn line, the log and the players are, read at one moment (frames keep
+    replacing these elements while bots play)."""
+    return page.evaluate("""() => ['#table-turn', '#table-log', '#table-players'].map(selector => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        return {x: box.x, y: box.y, width: box.width, height: box.height}; })""")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_phone_and_desktop_layout(live_site, context_factory, game):
+    page = context_factory(viewport=DESKTOP).new_page()
+    sign_up(page, live_site)
+    create_table(page, live_site, game)
+    page.locator("#table-log li").first.wait_for()
+    board, log, players = boxes(page)
+    assert log["x"] >= board["x"] + board["width"]  # the log has a column of its own on the right
+    assert players["y"] < board["y"]  # everyone around the top
+    assert log["height"] >= 200
+    assert horizontal_overflow(page) == 0
+    shoot(page, f"{game}-1280")
+    page.set_viewport_size(IPHONE)
+    page.wait_for_timeout(200)
+    board, log, _ = boxes(page)
+    assert abs(log["x"] - board["x"]) < 2  # one column on a phone, as before
+    assert horizontal_overflow(page) == 0
+    shoot(page, f"{game}-390")
+
+
+@pytest.mark.long
+def test_snout_score_sheet_fits_a_phone_after_five_rounds(live_site, context_factory):
+    """Five or six rounds fit a 390 px phone whole; a longer game's sheet scrolls sideways."""
+    page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
+    sign_up(page, live_site)
+    for _ in range(6):  # bots' games last four to eight rounds
+        table_id = create_table(page, live_site, "snout")
+        leave(page, table_id)
+        wait_until_over(page, live_site, table_id)
+        page.goto(f"{live_site}/tables/{table_id}/")
+        if 5 <= page.locator("#sn-sheet thead th").count() - 2 <= 6:
+            break
+    rounds = page.locator("#sn-sheet thead th").count() - 2
+    assert 5 <= rounds <= 6
+    sheet = page.locator("#sn-sheet .table-wrap")
+    clipped = sheet.evaluate("""wrap => { const table = wrap.querySelector('table');
+        return table.getBoundingClientRect().right - wrap.getBoundingClientRect().right; }""")
+    widths = sheet.evaluate("wrap => [...wrap.querySelectorAll('tr:first-child > *, tbody tr:first-child > *')]"
+                            ".map(cell => Math.round(cell.getBoundingClientRect().width) + ':' + cell.textContent.trim())")
+    assert clipped <= 1, f"the score sheet is {clipped}px wider than the phone shows: {widths}"
+    assert horizontal_overflow(page) == 0
+    shoot(page, "ending-snout-390")
+
+
+# ---- item 12 (contrast, dark theme, focus order) -----------------------------------------
+
+def tab_order(page, steps: int = 25) -> list[str]:
+    order = []
+    for _ in range(steps):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("""() => { const e = document.activeElement;
+            return e.tagName + '#' + (e.id || '') + ':' + (e.getAttribute('aria-label') || e.textContent.trim().slice(0, 20)); }"""))
+    return order
+
+
+def test_contrast_in_light_and_dark_and_the_same_focus_order(live_site, context_factory):
+    host = context_factory(viewport=DESKTOP).new_page()
+    sign_up(host, live_site)
+    tables = {}
+    for game in GAMES:
+        tables[game] = create_table(host, live_site, game)
+    orders = {}
+    signed_in = None
+    for scheme in ("light", "dark"):
+        context = context_factory(viewport=DESKTOP, color_scheme=scheme, reduced_motion="reduce",
+                                  storage_state=signed_in)
+        page = context.new_page()
+        if signed_in is None:
+            sign_up(page, live_site)
+            signed_in = context.storage_state()
+        assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        for path in ["/", "/games/pigpile/", *(f"/tables/{table_id}/" for table_id in tables.values())]:
+            page.goto(f"{live_site}{path}")
+            page.wait_for_load_state()
+            page.wait_for_timeout(300)
+            # A part swapped in at that very moment is mid-animation: only what fails twice counts.
+            first = set(low_contrast(page))
+            page.wait_for_timeout(300)
+            failures = first & set(low_contrast(page))
+            assert not failures, f"{scheme} {path}:\n" + "\n".join(sorted(failures))
+        # A frame swapped in while tabbing moves the focus: the order counts once two walks agree.
+        walks = []
+        while len(walks) < 2 or walks[-1] != walks[-2]:
+            assert len(walks) < 4, walks
+            page.goto(f"{live_site}/tables/{tables['snout']}/")
+            page.locator("#table-log li").first.wait_for()
+            expect(page.locator("#table-connection")).to_have_text("")
+            walks.append(tab_order(page))
+        orders[scheme] = walks[-1]
+        if scheme == "dark":
+            shoot(page, "snout-dark-1280")
+    assert orders["light"] == orders["dark"]

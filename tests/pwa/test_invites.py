@@ -1,0 +1,96 @@
+"""Inviting a player by name to a private table: a push with the invite link, refusals that change nothing."""
+from __future__ import annotations
+
+import pytest
+
+from pigparlor.pwa import sender
+from pigparlor.pwa.invites import MAX_PER_TABLE
+from pigparlor.pwa.models import Invitation
+from pigparlor.tables import services
+from tests.pwa.conftest import make_user, subscribe
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def private_table(count_game, ana):
+    return services.create_table(host=ana, game="countgame", seats=3, private=True, title="Friday pigs")
+
+
+def invite(client, table, username):
+    return client.post(f"/lobby/tables/{table.pk}/invite/", {"username": username}, follow=True)
+
+
+def test_the_invitee_gets_a_push_that_opens_the_invite(client, ana, bea, private_table, push_service):
+    client.force_login(bea)
+    subscribe(client, push_service.device("bea-phone"))
+    client.force_login(ana)
+    room = client.get(f"/lobby/tables/{private_table.pk}/").content.decode()
+    assert "Invite a player by name" in room and 'data-share=' in room
+    response = invite(client, private_table, "BEA")
+    assert "Invited bea" in response.content.decode()
+    sender.drain()
+    delivery = push_service.next()
+    assert delivery.device == "bea-phone"
+    assert delivery.message["kind"] == "invite"
+    assert delivery.message["title"] == "ana invites you to Count to Ten"
+    assert delivery.message["body"] == "A private table: Friday pigs. Tap to take a seat."
+    assert delivery.message["url"] == f"/invite/{private_table.invite_code}/"
+    client.force_login(bea)
+    landing = client.get(delivery.message["url"], follow=True).content.decode()
+    assert "Take a seat" in landing, "the link in the push lets her in"
+
+
+def test_the_room_form_posted_by_htmx_goes_back_to_the_room(client, ana, bea, private_table):
+    client.force_login(ana)
+    response = client.post(f"/lobby/tables/{private_table.pk}/invite/", {"username": "bea"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response["HX-Redirect"] == f"/lobby/tables/{private_table.pk}/"
+
+
+@pytest.mark.parametrize("who, name, words", [
+    ("ana", "", "say whom to invite"),
+    ("ana", "   ", "say whom to invite"),
+    ("ana", "nobody-here", "no player is called"),
+    ("ana", "bot:sensible", "no player is called"),
+    ("ana", "ana", "already has a seat"),
+])
+def test_bad_invitations_are_refused(client, ana, bea, private_table, who, name, words):
+    from pigparlor.ratings.accounts import bot_account
+
+    bot_account("sensible")
+    client.force_login(ana)
+    response = invite(client, private_table, name)
+    assert words in response.content.decode()
+    assert not Invitation.objects.exists()
+    assert sender.JOBS.empty()
+
+
+def test_only_seated_players_invite_and_only_to_a_private_open_table(client, count_game, ana, bea, private_table):
+    cid = make_user("cid")
+    client.force_login(cid)
+    assert client.post(f"/lobby/tables/{private_table.pk}/invite/", {"username": "bea"}).status_code == 302
+    assert "no such table" in invite(client, private_table, "bea").content.decode(), "a private table stays hidden"
+    public = services.create_table(host=ana, game="countgame", seats=2)
+    client.force_login(ana)
+    assert "invitations are for private tables" in invite(client, public, "bea").content.decode()
+    services.join_table(private_table, bea, invite_code=private_table.invite_code)
+    services.start_table(private_table, ana)
+    assert "already started" in invite(client, private_table, "cid").content.decode()
+    assert not Invitation.objects.exists()
+
+
+def test_each_player_is_invited_once_per_table(client, ana, bea, private_table):
+    client.force_login(ana)
+    invite(client, private_table, "bea")
+    assert "already invited bea" in invite(client, private_table, "bea").content.decode()
+    assert Invitation.objects.count() == 1
+
+
+def test_a_table_sends_at_most_so_many_invitations(client, ana, private_table):
+    client.force_login(ana)
+    for number in range(MAX_PER_TABLE):
+        make_user(f"guest{number}")
+        invite(client, private_table, f"guest{number}")
+    make_user("onemore")
+    assert f"sent {MAX_PER_TABLE} invitations already" in invite(client, private_table, "onemore").content.decode()
+    assert Invitation.objects.count() == MAX_PER_TABLE

@@ -1,0 +1,128 @@
+""""Your turn": pushed after the move's commit to a player with no socket at the table, once per table until they act."""
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from pigparlor.pwa import sender, turns
+from pigparlor.pwa.models import TurnAlert
+from pigparlor.tables import services
+from pigparlor.tables.models import Presence, Table
+from pigparlor.tables.presence import PROCESS_ID
+from pigparlor.tables.registry import get_game
+from tests.pwa.conftest import subscribe
+from tests.tables.helpers import step_clock
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(count_game, ana, bea, client, push_service):
+    """A two-seat Count to Ten table: Ana (seat 0, to move first) and Bea, both with a phone subscribed."""
+    for user in (ana, bea):
+        client.force_login(user)
+        subscribe(client, push_service.device(user.username))
+    created = services.create_table(host=ana, game="countgame", seats=2, options={"turn_seconds": 30})
+    services.join_table(created, bea)
+    return Table.objects.get(pk=created.pk)
+
+
+def play(table_id, user, seat):
+    """The seat's first legal move, through the one door."""
+    current = Table.objects.get(pk=table_id)
+    engine = get_game(current.game).engine
+    action = engine.legal_actions(engine.load(current.state), seat)[0]
+    return services.act(table_id, seat, action, current.version, user=user)
+
+
+def at_table(table, user, channel):
+    return Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel, opened_ms=0)
+
+
+def test_the_player_whose_turn_it_is_gets_one_push(table, push_service):
+    sender.drain()
+    delivery = push_service.next()
+    assert delivery.device == "ana"
+    assert delivery.message == {"kind": "turn", "title": "Your turn — Count to Ten",
+                                "body": f"Table {table.pk} is waiting on you.", "url": f"/tables/{table.pk}/",
+                                "tag": f"turn-{table.pk}", "badge": 1}
+    assert push_service.nothing_received()
+
+
+def test_a_move_only_queues_the_check(table, push_service):
+    sender.drain()
+    push_service.next()
+    with transaction.atomic():
+        play(table.pk, table.seat_set.get(index=0).user, 0)
+        assert sender.JOBS.empty(), "nothing before the commit"
+    assert sender.JOBS.qsize() == 2, "the mover's debounce is forgotten, then the check"
+    assert push_service.nothing_received(), "act itself sends nothing"
+    sender.drain()
+    assert push_service.next().device == "bea"
+
+
+def test_debounced_one_push_per_table_until_the_player_acts(table, ana, bea, push_service):
+    sender.drain()
+    assert push_service.next().device == "ana"
+    # Ana never moves: the clock plays for her, Bea moves, and it is Ana's turn again.
+    assert step_clock(table.pk)
+    sender.drain()
+    assert push_service.next().device == "bea"
+    play(table.pk, bea, 1)
+    sender.drain()
+    assert push_service.nothing_received(), "Ana had her push for this table and has not acted since"
+    assert TurnAlert.objects.filter(user=ana, table=table).exists()
+    # Ana acts: her debounce is forgotten, so her next turn pushes again (Bea acted since hers too).
+    play(table.pk, ana, 0)
+    sender.drain()
+    assert push_service.next().device == "bea"
+    play(table.pk, bea, 1)
+    sender.drain()
+    assert push_service.next().device == "ana"
+
+
+def test_no_push_while_the_player_has_the_table_open(table, ana, bea, push_service):
+    at_table(table, ana, "ana-tab")
+    sender.drain()
+    assert push_service.nothing_received(), "Ana has the table open"
+    play(table.pk, ana, 0)
+    at_table(table, bea, "bea-phone-tab")
+    sender.drain()
+    assert push_service.nothing_received(), "Bea has the table open"
+    Presence.objects.filter(channel="ana-tab").delete()
+    play(table.pk, bea, 1)
+    sender.drain()
+    assert push_service.next().device == "ana", "Ana closed her tab: now she hears of it"
+
+
+def test_a_stale_check_sends_nothing(table, ana, push_service):
+    """A check for a version the table has moved past leaves it to the newer move's check."""
+    version = table.version
+    sender.JOBS.queue.clear()
+    play(table.pk, ana, 0)
+    sender.JOBS.queue.clear()
+    assert turns.check_turn(table.pk, version) == 0
+    assert push_service.nothing_received()
+
+
+def test_bots_and_finished_tables_get_no_push(count_game, ana, client, push_service):
+    client.force_login(ana)
+    subscribe(client, push_service.device("ana"))
+    created = services.create_table(host=ana, game="countgame", seats=2, bots=1, options={"turn_seconds": 30})
+    sender.drain()
+    assert push_service.next().device == "ana", "her turn first"
+    while step_clock(created.pk):
+        pass
+    sender.drain()
+    assert push_service.nothing_received()
+    assert not TurnAlert.objects.filter(table_id=created.pk).exists(), "alerts go when the table ends"
+
+
+def test_the_badge_counts_the_tables_waiting_on_you(table, ana, bea, client):
+    client.force_login(ana)
+    assert client.get("/push/badge/").json() == {"waiting": 1, "tables": [
+        {"id": table.pk, "game": "countgame", "title": f"Table {table.pk}", "url": f"/tables/{table.pk}/"}]}
+    client.force_login(bea)
+    assert client.get("/push/badge/").json() == {"waiting": 0, "tables": []}
+    client.logout()
+    assert client.get("/push/badge/").json() == {"waiting": 0, "tables": []}
