@@ -74,7 +74,9 @@ def play(page, slap, flip, want_verdicts: int, to_the_end: bool, limit_s: float 
             if cry is None and seen["monkey"] is None and seen["verdicts"]:
                 slapped.add(board["pile"])
                 slap(0)
-                seen["monkey"] = my_verdict(page, board["pile"]) or ""
+                # Under load the verdict can miss its 5 s (or the slap land on the next
+                # card): then try the monkey again on a later card.
+                seen["monkey"] = my_verdict(page, board["pile"])
             elif cry is not None:
                 slapped.add(board["pile"])
                 slap(cry)

@@ -275,9 +275,11 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
     not_yours_seen = False
     while not probe(page)["notes"]:
         assert time.monotonic() < deadline, "the move never came back to this seat"
-        if page.locator("#table-turn").get_attribute("data-your-move") == "false":
+        # Read together: a frame may land between two separate reads.
+        yours, title = page.evaluate("() => [document.getElementById('table-turn').dataset.yourMove, document.title]")
+        if yours == "false":
             not_yours_seen = True
-            assert not page.title().startswith("(Your turn)")
+            assert not title.startswith("(Your turn)")
         elif not_yours_seen:
             continue  # it is ours: the alerts fire for this frame
         else:
