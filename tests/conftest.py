@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import sqlite3
@@ -104,6 +105,19 @@ class LiveSite(str):
         done = subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, env=self.env,
                               capture_output=True, text=True, timeout=60, check=True)
         return done.stdout.strip()
+
+    def edit_state(self, table_id: int, change) -> None:
+        """Set up a test's position at a running table, as a chess test starts from a FEN:
+        ``change(state)`` edits the stored state (a dict) in place. The version moves on,
+        so the server's clock and bots act on the new state and every socket resyncs."""
+        with sqlite3.connect(self.db_path, timeout=30, isolation_level=None) as db:
+            db.execute("BEGIN IMMEDIATE")
+            (raw,) = db.execute("SELECT state FROM tables_table WHERE id = ?", (table_id,)).fetchone()
+            state = json.loads(raw)
+            change(state)
+            db.execute("UPDATE tables_table SET state = ?, version = version + 1 WHERE id = ?",
+                       (json.dumps(state), table_id))
+            db.execute("COMMIT")
 
 
 def free_port() -> int:
