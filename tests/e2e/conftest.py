@@ -47,8 +47,9 @@ def playwright():
 # BrowserContext.close() has no timeout. Once, under a loaded full run, Chromium never
 # answered it and the run hung for 13 minutes in a passed test's teardown: past this,
 # a watchdog kills that Chromium, the close fails instead, and the next test gets a
-# fresh browser.
-CLOSE_SECONDS = 60
+# fresh browser. A close takes well under a second even under load; one that hangs
+# never finishes (a full run once waited the whole 60 s this was): 15 s.
+CLOSE_SECONDS = 15
 
 
 def _chromium_processes() -> list[int]:
