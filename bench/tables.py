@@ -102,6 +102,20 @@ def start_server(directory: Path, workers: int) -> tuple[subprocess.Popen, str, 
     return process, f"http://127.0.0.1:{port}", env
 
 
+def report_server_errors(log_path: Path, keep: Path | None) -> None:
+    """The server's tracebacks, on stderr: a bench error (an HTTP 500) says why."""
+    if not log_path.exists():
+        return
+    text = log_path.read_text(errors="replace")
+    if keep is not None:
+        keep.write_text(text)
+    tracebacks = text.count("Traceback (most recent call last)")
+    if tracebacks:
+        first = text.index("Traceback (most recent call last)")
+        print(f"\n# the server logged {tracebacks} traceback(s); the first:\n{text[max(0, first - 300):first + 3000]}",
+              file=sys.stderr)
+
+
 def start_anchor(directory: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     log_path = directory / "anchor.log"
@@ -424,6 +438,8 @@ def main():
     parser.add_argument("--anchor", action="store_true",
                         help="also run each row against a bare Channels fan-out and print the ratios")
     parser.add_argument("--profile", type=Path, help="py-spy each measuring window into this directory")
+    parser.add_argument("--keep-log", type=Path, help="copy the server's output here (it is printed in part "
+                        "on stderr when it holds a traceback)")
     parser.add_argument("--url", help="a running serve on 127.0.0.1 (same DATABASE_URL as this process)")
     args = parser.parse_args()
     runs = [(count, args.pace) for count in args.tables] + ([(args.flat_out, 0.0)] if args.flat_out else [])
@@ -480,6 +496,8 @@ def main():
                     child.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     child.kill()
+            if process is not None:
+                report_server_errors(Path(directory) / "serve.log", args.keep_log)
 
 
 if __name__ == "__main__":
