@@ -1,5 +1,6 @@
 """Issue 9 item 11: a strict Content Security Policy and the usual security headers on every page,
 and no template that such a policy would break."""
+import json
 import re
 from pathlib import Path
 
@@ -47,3 +48,15 @@ def test_no_template_needs_what_the_policy_forbids(template: Path):
     text = template.read_text(encoding="utf-8")
     found = [what for what, pattern in INLINE.items() if pattern.search(text)]
     assert not found, f"{template.relative_to(ROOT)} has {', '.join(found)}"
+
+
+def test_htmx_is_configured_to_add_nothing_the_policy_blocks(client):
+    """No indicator <style>, no eval, and no "style" attribute settled onto swapped elements
+    (htmx copies one from the old element, and the policy blocks it: a CI run saw it)."""
+    from html import unescape
+
+    page = client.get("/").content.decode()
+    config = json.loads(unescape(re.search(r'<meta name="htmx-config" content=\'([^\']*)\'', page).group(1)))
+    assert config["includeIndicatorStyles"] is False and config["allowEval"] is False
+    assert "style" not in config["attributesToSettle"] and "class" in config["attributesToSettle"]
+    assert "htmx must" not in page  # the template's note stays a comment
