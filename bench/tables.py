@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 SEATS = 4
 STATE_PREFIX = '{"type":"state","version":'
 ACTION_FIELD = re.compile(r'name="action" value="([^"]*)"')
+FACE_UP_TOGGLE = re.compile(r'class="pp-toggle"[^>]*data-value="(\d+)" data-order="(\d+)"')
 VERSION_MARK = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
 
 
@@ -207,7 +208,7 @@ class Seat:
         from pigparlor.tables.fragments import split_top_level
 
         self.parts.update(split_top_level(text))
-        errors = text.count('id="table-error"')
+        errors = text.count('class="table-error" role="alert" data-code=')  # a refusal, not the empty slot
         mark = VERSION_MARK.search(text)
         if mark is None:
             return False, errors
@@ -217,7 +218,12 @@ class Seat:
 
     def choices(self) -> list:
         if self.transport == "html":
-            return [html.unescape(match) for part in self.parts.values() for match in ACTION_FIELD.findall(part)]
+            found = [html.unescape(match) for part in self.parts.values() for match in ACTION_FIELD.findall(part)]
+            if "" in found:  # Pig Pile's face-up choice: the page's script fills the field from three taps
+                toggles = sorted((int(order), int(value)) for part in self.parts.values()
+                                 for value, order in FACE_UP_TOGGLE.findall(part))
+                found = [json.dumps({"type": "faceup", "ranks": [value for _, value in toggles[:3]]})]
+            return found
         if self.frame is None or '"legal":[]' in self.frame:
             return []
         return json.loads(self.frame)["legal"]

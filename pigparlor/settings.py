@@ -132,17 +132,27 @@ TEMPLATES = [
     },
 ]
 
-# Connections are kept (PIGPARLOR_CONN_MAX_AGE seconds, health-checked before reuse):
-# the sockets, the clock and the heartbeat share one ORM thread, whose connection now
-# lives on instead of being opened again for every call (issue 14). An HTTP request
-# runs on a thread of its own, whose connection goes with it (measured: 120 requests
-# on PostgreSQL left 2 connections open, not 120).
+# SQLite connections are kept (PIGPARLOR_CONN_MAX_AGE seconds, health-checked before
+# reuse): the sockets, the clock and the heartbeat share one ORM thread, whose
+# connection lives on instead of being opened again for every call (issue 14).
+# PostgreSQL uses a pool instead (below).
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("PIGPARLOR_CONN_MAX_AGE", "600")), conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # PostgreSQL: a pool per process (psycopg_pool, Django's "pool" option) instead of
+    # kept connections. Daphne runs each HTTP request on a thread of its own, and a
+    # kept connection stayed open with its finished thread until the garbage collector
+    # came by: opening 200 tables on two workers ran PostgreSQL out of its 100
+    # connections ("too many clients", HTTP 500s in bench/tables.py). Pooled, every
+    # request and ORM call hands its connection back when it is done.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1, "max_size": int(os.environ.get("PIGPARLOR_DB_POOL_SIZE", "16")), "timeout": 30}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;",

@@ -20,6 +20,7 @@ only die again); SIGTERM or Ctrl-C stops them all.
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
 import asyncio  # noqa: E402
+import gc  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
@@ -42,6 +43,21 @@ STARTUP_SECONDS = 20.0
 # Where a worker finds the inherited listening socket (systemd's first descriptor).
 INHERITED_FD = 3
 SOCKET_NAME = "pigparlor"
+
+
+# Issue 14, the tail at 200 tables: with CPython's default thresholds (700, 10, 10) a
+# busy server ran a full collection every few seconds, each walking every live object
+# (the sockets, the render caches), and the actions waiting behind it made the p99.
+# Collecting young objects less often lets most die first and promotes far fewer, so
+# full collections become rare; what the start-up loaded (Django, templates) is frozen
+# out of them. Measured in docs/benchmarks.md ("The garbage collector").
+GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def tune_collector() -> None:
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class Command(BaseCommand):
@@ -94,6 +110,7 @@ class Command(BaseCommand):
             # without a word. Close properly instead: 1009 too big, 1007 bad data.
             server.ws_factory.setProtocolOptions(failByDrop=False)
             loop = asyncio.get_event_loop()
+            tune_collector()
             tasks.append(loop.create_task(presence.heartbeat()))
             push_sender.start()
             if not no_clock:
