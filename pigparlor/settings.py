@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
 
 from pigparlor import secret_key
@@ -245,6 +246,17 @@ PIGPARLOR_MIN_SHOW_MS = int(os.environ.get("PIGPARLOR_MIN_SHOW_MS", "600"))
 # Socket, clock and heartbeat calls slower than this (ms, 0 = never) are logged on
 # "pigparlor.slow" with where the time went (issue 14: find the tail).
 PIGPARLOR_SLOW_MS = int(os.environ.get("PIGPARLOR_SLOW_MS", "50"))
+# The garbage collector's thresholds in each serve process ("gen0,gen1,gen2"; CPython's
+# own are 700,10,10): young objects are collected less often so that full collections,
+# the tail of a busy process, are rare (issue 14, docs/benchmarks.md).
+_gc_thresholds = os.environ.get("PIGPARLOR_GC_THRESHOLDS", "50000,20,100")
+try:
+    PIGPARLOR_GC_THRESHOLDS = tuple(int(part) for part in _gc_thresholds.split(","))
+    if len(PIGPARLOR_GC_THRESHOLDS) != 3 or min(PIGPARLOR_GC_THRESHOLDS) < 1:
+        raise ValueError
+except ValueError:
+    raise ImproperlyConfigured(
+        f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}")
 # A game's lobby listing is rendered at most once per this many ms while tables change
 # under a socket, the clock or a tournament (seating a round of 128 tables renders it
 # once, not 128 times on the thread every table's move waits for).

@@ -50,14 +50,11 @@ SOCKET_NAME = "pigparlor"
 # (the sockets, the render caches), and the actions waiting behind it made the p99.
 # Collecting young objects less often lets most die first and promotes far fewer, so
 # full collections become rare; what the start-up loaded (Django, templates) is frozen
-# out of them. Measured in docs/benchmarks.md ("The garbage collector").
-GC_THRESHOLDS = (50_000, 20, 100)
-
-
+# out of them. Measured in docs/benchmarks.md; PIGPARLOR_GC_THRESHOLDS (settings.py).
 def tune_collector() -> None:
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*settings.PIGPARLOR_GC_THRESHOLDS)
 
 
 class Command(BaseCommand):
