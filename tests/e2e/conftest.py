@@ -134,6 +134,17 @@ REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", func
 });"""
 
 
+# Socket frames the page has swapped in (htmx's events bubble to the document).
+COUNT_FRAMES = """document.addEventListener("htmx:wsAfterMessage", function () {
+  window.__socketFrames = (window.__socketFrames || 0) + 1; });"""
+
+
+def wait_for_first_frame(page) -> None:
+    """Until the page's socket has swapped in its first frame, which redraws what the page
+    was served with: a click in that moment can land on a control being replaced."""
+    page.wait_for_function("() => (window.__socketFrames || 0) > 0")
+
+
 def is_csp_violation(text: str) -> bool:
     return text.startswith("CSP violation:") or "Content Security Policy" in text
 
@@ -152,6 +163,7 @@ def context_factory(browser, csp_violations):
         context = browser.get().new_context(viewport=viewport or {"width": 1280, "height": 800}, **kwargs)
         context.set_default_timeout(15_000)
         context.add_init_script(REPORT_VIOLATIONS)
+        context.add_init_script(COUNT_FRAMES)
         context.on("console", lambda message: is_csp_violation(message.text)
                    and csp_violations.append(f"{message.page.url if message.page else '?'}: {message.text}"))
         contexts.append(context)

@@ -1,7 +1,7 @@
 """The lobby in a browser: a table created from the form, the live listing, the waiting room."""
 import pytest
 
-from tests.e2e.conftest import PHONE, sign_up, wait_for_table_page
+from tests.e2e.conftest import PHONE, sign_up, wait_for_first_frame, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +41,7 @@ def test_host_starts_early_with_bots(live_site, page):
     page.select_option("select[name=seats]", "4")
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url("**/lobby/tables/*/")
+    wait_for_first_frame(page)  # the room's first frame replaces the button (a click then was lost once)
     page.get_by_role("button", name="Start now with 3 bots").click()
     wait_for_table_page(page)
 
