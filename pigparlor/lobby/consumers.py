@@ -18,10 +18,9 @@ from pigparlor.lobby.listing import group_for_game, group_for_table, render_list
 from pigparlor.lobby.room import room_context
 from pigparlor.moderation.chat import lobby_room
 from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
-from pigparlor.tables import strict_json
 from pigparlor.tables.broadcast import session_group, user_group
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
-from pigparlor.tables.guard import RateLimit, too_big
+from pigparlor.tables.guard import RateLimit, read_message
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
@@ -90,13 +89,7 @@ class LobbyConsumer(HtmlChat, ReadOnlySocket):
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
-            if too_big(text_data, bytes_data):
-                raise TableError(BAD_REQUEST, "message too large")
-            if not self.limit.allow():
-                raise TableError(BAD_REQUEST, "too many messages: slow down")
-            if text_data is None:
-                raise TableError(BAD_REQUEST, "messages are JSON in text frames")
-            message = strict_json.loads(text_data)
+            message = read_message(self.limit, text_data, bytes_data)
             if not isinstance(message, dict):
                 raise TableError(BAD_REQUEST, "messages are JSON objects")
         except TableError as refusal:

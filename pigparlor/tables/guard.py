@@ -7,6 +7,9 @@ from collections import deque
 
 from django.conf import settings
 
+from pigparlor.tables import strict_json
+from pigparlor.tables.errors import BAD_REQUEST, TableError
+
 
 class RateLimit:
     """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
@@ -30,6 +33,18 @@ class RateLimit:
 def too_big(text: str | None, data: bytes | None) -> bool:
     size = len(text.encode(errors="surrogatepass")) if text is not None else len(data or b"")
     return size > settings.PIGPARLOR_WS_MAX_BYTES
+
+
+def read_message(limit: RateLimit, text: str | None, data: bytes | None):
+    """An incoming socket message past the size and rate checks, read as strict JSON;
+    a ``TableError`` (bad request) says what is wrong. Every socket reads through this."""
+    if too_big(text, data):
+        raise TableError(BAD_REQUEST, "message too large")
+    if not limit.allow():
+        raise TableError(BAD_REQUEST, "too many messages: slow down")
+    if text is None:
+        raise TableError(BAD_REQUEST, "messages are JSON in text frames")
+    return strict_json.loads(text)
 
 
 class RoundTrip:

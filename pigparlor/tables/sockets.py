@@ -20,10 +20,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from pigparlor.moderation.chat import table_room
-from pigparlor.tables import presence, rendering, strict_json
+from pigparlor.tables import presence, rendering
 from pigparlor.tables.broadcast import call_then_send, group_name, user_group
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
-from pigparlor.tables.guard import RateLimit, RoundTrip, too_big
+from pigparlor.tables.guard import RateLimit, RoundTrip, read_message
 from pigparlor.tables.services import act, set_salt
 from pigparlor.tables.timing import epoch_ms
 
@@ -173,13 +173,7 @@ class TableSocket(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         self.received_at_ms = epoch_ms()
         try:
-            if too_big(text_data, bytes_data):
-                raise TableError(BAD_REQUEST, "message too large")
-            if not self.limit.allow():
-                raise TableError(BAD_REQUEST, "too many messages: slow down")
-            if text_data is None:
-                raise TableError(BAD_REQUEST, "messages are JSON in text frames")
-            await self.handle(strict_json.loads(text_data))
+            await self.handle(read_message(self.limit, text_data, bytes_data))
         except TableError as refusal:
             await self.send_error(refusal)
         except Exception:

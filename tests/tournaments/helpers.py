@@ -17,11 +17,12 @@ from tests.tables.helpers import make_user, step_clock
 
 
 def make_tournament(stages, *, players=0, minimum=2, maximum=64, rated=True, conditions=None,
-                    starts_in=timedelta(minutes=5), name="Test cup") -> tuple[Tournament, list]:
+                    starts_in=timedelta(minutes=5), name="Test cup", prefix="p") -> tuple[Tournament, list]:
+    """``prefix`` names the players (p00, p01…): another lets one test fill several tournaments."""
     parsed = spec.tournament({"stages": stages, "capacity": {"min": minimum, "max": maximum},
                               "conditions": conditions or {}, "rated": rated})
     tournament = services.create_tournament(name=name, starts_at=timezone.now() + starts_in, tournament_spec=parsed)
-    users = [make_user(f"p{n:02d}") for n in range(players)]
+    users = [make_user(f"{prefix}{n:02d}") for n in range(players)]
     for user in users:
         services.register(tournament.pk, user)
     return tournament, users
