@@ -12,7 +12,11 @@ import re
 
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 TOKEN = re.compile(
-    r"<!--.*?-->|<(script|style)\b.*?</\1\s*>|<(/?)([a-zA-Z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>",
+    # The attributes as an unrolled loop (runs of plain characters between quoted
+    # values): the same match as ``(?:[^>"']|"[^"]*"|'[^']*')*``, but a run at a time
+    # rather than a character at a time (a tenth of a browser seat's update, issue 14).
+    r"<!--.*?-->|<(script|style)\b.*?</\1\s*>"
+    r"|<(/?)([a-zA-Z][\w:-]*)([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>",
     re.DOTALL | re.IGNORECASE)
 ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 

@@ -1,0 +1,122 @@
+"""What one version of a live table costs to render for its browser seats.
+
+    .venv/bin/python bench/render.py [--game pigpile] [--versions 200] [--profile 25]
+
+Plays a bot-only game (4 seats, sensible bots) through the engine and, for
+``--versions`` of its states, renders the frame parts every seat's browser
+socket receives (``rendering.html_parts`` for seats 0–3, the page cache
+cleared first), as a live table does once per version. Prints the ms per
+version (all four viewers) and per viewer, split into building the template
+context, rendering the shell and the game's template, and cutting them into
+parts; ``--profile N`` prints cProfile's top N functions. No database: the
+table, seats and players are unsaved model instances. Measures only.
+"""
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pigparlor.settings")
+os.environ.setdefault("DJANGO_DEBUG", "0")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+
+from games.core.playout import play  # noqa: E402
+from pigparlor.accounts.models import Profile  # noqa: E402
+from pigparlor.tables import rendering  # noqa: E402
+from pigparlor.tables.fragments import split_top_level  # noqa: E402
+from pigparlor.tables.models import RUNNING, Seat, Table  # noqa: E402
+from pigparlor.tables.registry import get_game  # noqa: E402
+
+SEATS = 4
+
+
+def snapshots(slug: str, versions: int, seed: int) -> list:
+    game = get_game(slug)
+    engine = game.engine
+    table = Table(pk=1, game=slug, seats=SEATS, status=RUNNING, seed=seed, rated=True,
+                  options=engine.clean_options(None), started_at_ms=0, changed_at_ms=0)
+    users = [get_user_model()(pk=index + 1, username=f"player{index + 1}") for index in range(SEATS)]
+    for user in users:  # as ``seats_of`` loads them, with their profile
+        user.profile = Profile(user=user, display_name=f"Player {user.pk}")
+    seats = tuple(Seat(table=table, index=index, user=user, connections=1) for index, user in enumerate(users))
+    states = []
+    play(engine, [game.bots["sensible"]] * SEATS, seed, table.options,
+         on_step=lambda state, *_: states.append(state))
+    step = max(1, len(states) // versions)
+    result = []
+    for version, state in enumerate(states[::step][:versions], start=1):
+        snap_table = Table(**{field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields})
+        snap_table.version = version
+        result.append(rendering.Snapshot(snap_table, seats, state))
+    return result
+
+
+def timed(snaps, game) -> dict:
+    parts = {"context": 0.0, "shell": 0.0, "game": 0.0, "split": 0.0}
+    for snapshot in snaps:
+        for viewer in range(SEATS):
+            started = time.perf_counter()
+            ctx = rendering.context(snapshot, viewer)
+            built = time.perf_counter()
+            shell = rendering.render_table_template(rendering.SHELL_TEMPLATE, ctx)
+            shelled = time.perf_counter()
+            board = rendering.render_table_template(game.table_template, ctx)
+            boarded = time.perf_counter()
+            split_top_level(shell)
+            split_top_level(board)
+            done = time.perf_counter()
+            parts["context"] += built - started
+            parts["shell"] += shelled - built
+            parts["game"] += boarded - shelled
+            parts["split"] += done - boarded
+    return parts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="pigpile")
+    parser.add_argument("--versions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", type=int, default=0, help="print cProfile's top N functions")
+    args = parser.parse_args()
+    game = get_game(args.game)
+    snaps = snapshots(args.game, args.versions, args.seed)
+    random.Random(args.seed).shuffle(snaps)
+    timed(snaps[:5], game)  # warm the template cache
+
+    rendering.HTML.items.clear()
+    started = time.perf_counter()
+    for snapshot in snaps:
+        for viewer in range(SEATS):
+            rendering.html_parts(snapshot, viewer)
+    whole = (time.perf_counter() - started) * 1000 / len(snaps)
+    parts = timed(snaps, game)
+    print(f"# {args.game}, {SEATS} seats, {len(snaps)} versions rendered for every seat's browser socket")
+    print("| game | ms per version (4 viewers) | ms per viewer | context | shell | game template | split |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    per = {name: value * 1000 / len(snaps) / SEATS for name, value in parts.items()}
+    print(f"| {args.game} | {whole:.2f} | {whole / SEATS:.2f} | {per['context']:.2f} | {per['shell']:.2f} | "
+          f"{per['game']:.2f} | {per['split']:.2f} |")
+    if args.profile:
+        rendering.HTML.items.clear()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for snapshot in snaps:
+            for viewer in range(SEATS):
+                rendering.html_parts(snapshot, viewer)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
+
+
+if __name__ == "__main__":
+    main()
