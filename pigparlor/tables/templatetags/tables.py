@@ -9,6 +9,8 @@ name in it wrapped in ``<bdi>``.
 """
 import json
 import re
+import threading
+from collections import OrderedDict
 
 from django import template
 from django.utils.html import escape, format_html
@@ -40,3 +42,65 @@ def isolate_names(sentence, players):
         pieces += [escape(sentence[last:match.start()]), format_html("<bdi>{}</bdi>", match.group(0))]
         last = match.end()
     return mark_safe("".join(pieces) + escape(sentence[last:]))
+
+
+# -- {% memo_include %} ----------------------------------------------------------
+MEMO_SIZE = 8192
+_MEMO: OrderedDict = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+
+
+def _frozen(value):
+    """A hashable stand-in for a partial's input: dicts and lists by content;
+    a marked-safe string apart from the plain one (they render differently)."""
+    if isinstance(value, dict):
+        return (dict, tuple((key, _frozen(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (list, tuple(_frozen(item) for item in value))
+    if isinstance(value, str) and type(value) is not str:
+        return (type(value), str(value))
+    hash(value)
+    return value
+
+
+class MemoIncludeNode(template.Node):
+    def __init__(self, name: str, extra: dict):
+        self.name, self.extra = name, extra
+
+    def render(self, context):
+        values = {key: value.resolve(context) for key, value in self.extra.items()}
+        try:
+            key = (self.name, context.autoescape, _frozen(values))
+        except TypeError:  # something unhashable: render without the memo
+            key = None
+        if key is not None:
+            with _MEMO_LOCK:
+                html = _MEMO.get(key)
+            if html is not None:
+                return html
+        partial = context.template.engine.get_template(self.name)
+        html = partial.render(template.Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n,
+                                               use_tz=context.use_tz))
+        if key is not None:
+            with _MEMO_LOCK:
+                _MEMO[key] = html
+                while len(_MEMO) > MEMO_SIZE:
+                    _MEMO.popitem(last=False)
+        return html
+
+
+@register.tag
+def memo_include(parser, token):
+    """``{% memo_include "game/_card.html" card=card size="large" %}``: the partial
+    rendered with only the values named (as ``{% include … with … only %}``), and
+    remembered by them: the same card, seat or chart renders once per process,
+    not once per viewer per version (a third of a browser seat's update was
+    ``{% include %}``, issue 14). Only for partials whose HTML depends on nothing
+    but those values (no request, no version, no viewer unless passed)."""
+    bits = token.split_contents()
+    if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
+        raise template.TemplateSyntaxError(f"{bits[0]} takes a quoted template name, then name=value pairs")
+    extra = template.base.token_kwargs(bits[2:], parser, support_legacy=False)
+    if len(extra) != len(bits) - 2:
+        raise template.TemplateSyntaxError(f"{bits[0]}: every value after the name must be name=value")
+    return MemoIncludeNode(bits[1][1:-1], extra)
