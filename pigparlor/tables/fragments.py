@@ -59,6 +59,29 @@ def _id(attrs: str) -> str | None:
     return next(group for group in match.groups() if group is not None)
 
 
+# ``{% memo_include %}`` (tables templatetags) in a render whose context holds a
+# list under MEMO_SLOTS (``rendering.html_parts``) leaves a slot ``<\ue000N>`` in
+# the output and the partial's HTML in the list: the page is cut into parts
+# around the slots, so the partials' many tags (cards, seats) are never scanned,
+# then ``fill_slots`` puts the HTML back. The partials are whole elements, so
+# the cut is the same. Autoescaped text cannot forge a slot (it has no raw ``<``),
+# and the scanner takes a slot for text (no tag name starts with U+E000).
+MEMO_SLOTS = "_memo_slots"
+SLOT = re.compile("<\ue000([0-9]+)>")
+
+
+def slot(index: int) -> str:
+    return f"<\ue000{index}>"
+
+
+def fill_slots(parts: dict[str, str], slots: list[str]) -> dict[str, str]:
+    """The parts with each slot replaced by its partial's HTML."""
+    if not slots:
+        return parts
+    fill = lambda match: slots[int(match.group(1))]  # noqa: E731
+    return {element_id: SLOT.sub(fill, html) if "<\ue000" in html else html for element_id, html in parts.items()}
+
+
 def out_of_band(element_html: str) -> str:
     """The element with ``hx-swap-oob="true"`` added to its opening tag."""
     name_end = 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import re
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -23,7 +22,7 @@ from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.pages import rating_change
 from pigparlor.ratings.queries import rating_changes
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
-from pigparlor.tables.fragments import out_of_band, split_top_level
+from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
@@ -33,24 +32,32 @@ CACHE_SIZE = 4096
 
 
 class _Lru:
+    """A bounded cache shared by the event loop and the threads that render and
+    query. No lock: each OrderedDict call is atomic, and a lock held by a thread
+    the interpreter had just switched away from kept the others waiting (issue 14);
+    a key another thread evicted between two calls is simply a miss."""
+
     def __init__(self, size: int):
         self.size = size
         self.items: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
 
     def get(self, key):
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
+        value = self.items.get(key)
+        if value is not None:
+            try:
                 self.items.move_to_end(key)
-            return value
+            except KeyError:
+                pass
+        return value
 
     def put(self, key, value):
-        with self.lock:
-            self.items[key] = value
+        self.items[key] = value
+        try:
             self.items.move_to_end(key)
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
+        except KeyError:
+            pass
         return value
 
 
@@ -294,10 +301,11 @@ def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:
     if cached is not None:
         return cached
     ctx = context(snapshot, viewer)
+    slots = ctx[MEMO_SLOTS] = []  # the memoised partials' HTML, put back after the cut
     parts = split_top_level(render_table_template(SHELL_TEMPLATE, ctx))
     if snapshot.state is not None:
         parts.update(split_top_level(render_table_template(snapshot.game.table_template, ctx)))
-    return HTML.put(key, parts)
+    return HTML.put(key, fill_slots(parts, slots))
 
 
 def render_table_template(name: str, ctx: dict) -> str:

@@ -6,15 +6,19 @@ reads: ``version`` (the version the action answers) and ``action`` (its JSON).
 
 ``{{ sentence|isolate_names:players }}``: a game's sentence with each player's
 name in it wrapped in ``<bdi>``.
+
+``{% memo_include "game/_card.html" card=card %}``: a partial rendered once per
+process for the values it is given (below).
 """
 import json
+import pickle
 import re
-import threading
-from collections import OrderedDict
 
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
+
+from pigparlor.tables.fragments import MEMO_SLOTS, slot
 
 register = template.Library()
 
@@ -46,21 +50,17 @@ def isolate_names(sentence, players):
 
 # -- {% memo_include %} ----------------------------------------------------------
 MEMO_SIZE = 8192
-_MEMO: OrderedDict = OrderedDict()
-_MEMO_LOCK = threading.Lock()
+# No lock: the renders run on several threads, and a lock held by a thread the
+# interpreter has just switched away from made the others wait for it (a quarter
+# of the samples). A dict's get and set are each atomic; a full memo starts over.
+_MEMO: dict = {}
 
 
-def _frozen(value):
-    """A hashable stand-in for a partial's input: dicts and lists by content;
-    a marked-safe string apart from the plain one (they render differently)."""
-    if isinstance(value, dict):
-        return (dict, tuple((key, _frozen(item)) for key, item in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (list, tuple(_frozen(item) for item in value))
-    if isinstance(value, str) and type(value) is not str:
-        return (type(value), str(value))
-    hash(value)
-    return value
+def _memo_key(values: dict) -> bytes:
+    """The partial's inputs as bytes: equal bytes only for equal values of the same
+    types (a marked-safe string pickles apart from a plain one: they render
+    differently); a sharing difference can only cost a miss."""
+    return pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 class MemoIncludeNode(template.Node):
@@ -70,23 +70,23 @@ class MemoIncludeNode(template.Node):
     def render(self, context):
         values = {key: value.resolve(context) for key, value in self.extra.items()}
         try:
-            key = (self.name, context.autoescape, _frozen(values))
-        except TypeError:  # something unhashable: render without the memo
+            key = (self.name, context.autoescape, context.use_l10n, _memo_key(values))
+        except (pickle.PicklingError, TypeError, AttributeError):  # not plain data: render without the memo
             key = None
-        if key is not None:
-            with _MEMO_LOCK:
-                html = _MEMO.get(key)
-            if html is not None:
-                return html
-        partial = context.template.engine.get_template(self.name)
-        html = partial.render(template.Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n,
-                                               use_tz=context.use_tz))
-        if key is not None:
-            with _MEMO_LOCK:
+        html = _MEMO.get(key) if key is not None else None
+        if html is None:
+            partial = context.template.engine.get_template(self.name)
+            html = partial.render(template.Context(values, autoescape=context.autoescape,
+                                                   use_l10n=context.use_l10n, use_tz=context.use_tz))
+            if key is not None:
+                if len(_MEMO) >= MEMO_SIZE:
+                    _MEMO.clear()
                 _MEMO[key] = html
-                while len(_MEMO) > MEMO_SIZE:
-                    _MEMO.popitem(last=False)
-        return html
+        slots = context.get(MEMO_SLOTS)
+        if slots is None:
+            return html
+        slots.append(html)
+        return mark_safe(slot(len(slots) - 1))
 
 
 @register.tag

@@ -1,0 +1,105 @@
+"""``{% memo_include %}`` and the slots ``html_parts`` cuts around (issue 14): the
+parts a browser seat receives are exactly what rendering every partial in place
+gives, for every game and viewer."""
+import pytest
+from django.contrib.auth import get_user_model
+from django.template import Context, Engine, TemplateSyntaxError
+from django.utils.safestring import mark_safe
+
+from games.core.playout import play
+from pigparlor.accounts.models import Profile
+from pigparlor.tables import rendering
+from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, split_top_level
+from pigparlor.tables.models import RUNNING, Seat, Table
+from pigparlor.tables.registry import get_game
+from pigparlor.tables.templatetags import tables as tags
+
+PARTIALS = {
+    "card.html": '<span class="card" data-n="{{ card.n }}">{{ card.name }}{% if size %} ({{ size }}){% endif %}</span>',
+    "memo.html": '{% load tables %}<div id="a">{% for card in cards %}{% memo_include "card.html" card=card %}'
+                 '{% endfor %}</div><p id="b">{{ note }}</p>',
+    "plain.html": '<div id="a">{% for card in cards %}{% include "card.html" with card=card only %}'
+                  '{% endfor %}</div><p id="b">{{ note }}</p>',
+}
+
+
+@pytest.fixture
+def engine():
+    tags._MEMO.clear()
+    return Engine(loaders=[("django.template.loaders.locmem.Loader", PARTIALS)],
+                  libraries={"tables": "pigparlor.tables.templatetags.tables"})
+
+
+def render(engine, name, **values):
+    return engine.get_template(name).render(Context(values))
+
+
+def test_a_memoised_partial_renders_as_an_include_with_only_its_values(engine):
+    cards = [{"n": 1, "name": "Ace"}, {"n": 2, "name": "<Two>"}]
+    assert render(engine, "memo.html", cards=cards, note="x") == render(engine, "plain.html", cards=cards, note="x")
+    # Remembered by value: a changed card renders anew, an unchanged one the same.
+    cards[1]["name"] = "Three"
+    again = render(engine, "memo.html", cards=cards, note="y")
+    assert again == render(engine, "plain.html", cards=cards, note="y") and "Three" in again and "Two" not in again
+    # The outer context's values do not leak in (``size`` is not passed).
+    assert "(" not in render(engine, "memo.html", cards=cards, note="", size="big")
+
+
+def test_marked_safe_and_plain_text_are_remembered_apart(engine):
+    plain = render(engine, "memo.html", cards=[{"n": 1, "name": "<b>x</b>"}], note="")
+    safe = render(engine, "memo.html", cards=[{"n": 1, "name": mark_safe("<b>x</b>")}], note="")
+    assert "&lt;b&gt;x&lt;/b&gt;" in plain and "<b>x</b>" in safe
+
+
+def test_slots_are_cut_around_and_filled_back_and_cannot_be_forged(engine):
+    cards = [{"n": 1, "name": "Ace"}, {"n": 2, "name": "Two"}]
+    forged = "<\ue0000>"  # what a slot looks like, as a player's text
+    slots = []
+    html = engine.get_template("memo.html").render(Context({"cards": cards, "note": forged, MEMO_SLOTS: slots}))
+    assert len(slots) == 2 and "card" not in html  # the partials' HTML waits in the list
+    parts = fill_slots(split_top_level(html), slots)
+    assert parts == split_top_level(render(engine, "plain.html", cards=cards, note=forged))
+    assert "&lt;\ue0000&gt;" in parts["b"] and "Ace" not in parts["b"]
+
+
+def test_memo_include_names_a_quoted_template_then_pairs(engine):
+    with pytest.raises(TemplateSyntaxError):
+        Engine(libraries={"tables": "pigparlor.tables.templatetags.tables"}).from_string(
+            "{% load tables %}{% memo_include card %}")
+    with pytest.raises(TemplateSyntaxError):
+        Engine(libraries={"tables": "pigparlor.tables.templatetags.tables"}).from_string(
+            '{% load tables %}{% memo_include "card.html" card %}')
+
+
+def snapshots(slug: str, seed: int, every: int):
+    """Unsaved table, seats and players (as ``seats_of`` loads them) at states of a bot game."""
+    game = get_game(slug)
+    table = Table(pk=1, game=slug, seats=4, status=RUNNING, seed=seed, rated=True,
+                  options=game.engine.clean_options(None), started_at_ms=0, changed_at_ms=0)
+    users = [get_user_model()(pk=index + 1, username=f"p{index + 1}") for index in range(4)]
+    for user in users:
+        user.profile = Profile(user=user, display_name=f"Player <{user.pk}>")
+    seats = tuple(Seat(table=table, index=index, user=user, connections=1) for index, user in enumerate(users))
+    states = []
+    play(game.engine, [game.bots["sensible"]] * 4, seed, table.options, on_step=lambda state, *_: states.append(state))
+    for version, state in enumerate(states[::every], start=1):
+        at = Table(**{field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields})
+        at.version = version
+        yield rendering.Snapshot(at, seats, state)
+
+
+@pytest.mark.parametrize("slug", ["oink", "pigpile", "piggypiggy", "snout"])
+def test_every_viewers_parts_are_what_rendering_in_place_gives(slug):
+    """The parts with slots filled equal the parts cut from a plain render (no slots),
+    for the spectator and every seat, over a whole seeded bot game."""
+    rendering.HTML.items.clear()
+    checked = 0
+    for snapshot in snapshots(slug, seed=5, every=7):
+        for viewer in (None, 0, 1, 2, 3):
+            ctx = rendering.context(snapshot, viewer)
+            plain = split_top_level(rendering.render_table_template(rendering.SHELL_TEMPLATE, ctx))
+            plain.update(split_top_level(rendering.render_table_template(snapshot.game.table_template, ctx)))
+            parts = rendering.html_parts(snapshot, viewer)
+            assert parts == plain, (slug, snapshot.table.version, viewer)
+            checked += 1
+    assert checked > 20
