@@ -184,11 +184,35 @@ SEAT_REF = re.compile(r"\{seat:(\d+)\}")
 def seat_names(text: str, names: dict[int, str]) -> str:
     """A log line with every ``{seat:N}`` (games.core.cards.seat_ref) replaced by that seat's
     player: the one way every game's log names seats (docs/platform.md §1)."""
-    return SEAT_REF.sub(lambda ref: names.get(int(ref.group(1)), f"seat {int(ref.group(1)) + 1}"), text)
+    return _named(text, names, False)
 
 
 def seat_names_html(text: str, names: dict[int, str]) -> str:
     """``seat_names`` for the page: the text escaped, each name inside ``<bdi>`` (docs/platform.md §5)."""
+    return _named(text, names, True)
+
+
+# A log line stays in the log for many versions and is shown to every viewer:
+# named once per process for the same names (a tenth of an action's CPU was
+# naming the same lines again, issue 14). A full memo starts over; no lock (a
+# dict's get and set are each atomic).
+NAMED_SIZE = 16384
+_NAMED: dict = {}
+
+
+def _named(text: str, names: dict[int, str], html: bool) -> str:
+    key = (text, html, *names.items())
+    named = _NAMED.get(key)
+    if named is None:
+        named = _seat_names_html(text, names) if html else SEAT_REF.sub(
+            lambda ref: names.get(int(ref.group(1)), f"seat {int(ref.group(1)) + 1}"), text)
+        if len(_NAMED) >= NAMED_SIZE:
+            _NAMED.clear()
+        _NAMED[key] = named
+    return named
+
+
+def _seat_names_html(text: str, names: dict[int, str]) -> str:
     parts = SEAT_REF.split(text)
     html = [escape(part) if index % 2 == 0 else
             format_html("<bdi>{}</bdi>", names.get(int(part), f"seat {int(part) + 1}"))
