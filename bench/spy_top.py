@@ -7,7 +7,7 @@ import collections
 import re
 import sys
 
-IDLE = ("select (", "epoll", "wait (threading", "_worker (concurrent", "poll (")
+IDLE = ("select (", "epoll", "wait (threading", "_worker (concurrent", "_worker (thread.py:81)", "poll (")
 
 
 def main():
