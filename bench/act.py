@@ -49,7 +49,7 @@ def main():
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     engine = get_game("pigpile").engine
-    users = [get_user_model().objects.create_user(f"p{index}", password="x") for index in range(4 * args.tables)]
+    users = [get_user_model().objects.create_user(f"p{index}", password=None) for index in range(4 * args.tables)]
     tables = []
     for index in range(args.tables):
         players = users[4 * index:4 * index + 4]
