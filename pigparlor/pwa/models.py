@@ -46,11 +46,14 @@ class PushPreference(models.Model):
 
 
 class TurnAlert(models.Model):
-    """A "your turn" push went out for this table: no more until the player acts there."""
+    """A "your turn" push went out for this table: no more until the player acts there
+    (a move of theirs in the table's log after ``version``, pigparlor.pwa.turns)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="+")
     sent_ms = models.BigIntegerField()
+    # The table's version the push was about.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "table"], name="one_turn_alert_per_table")]
