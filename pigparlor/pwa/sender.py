@@ -31,12 +31,14 @@ _thread: threading.Thread | None = None
 _stopping = threading.Event()
 
 
-def enqueue(job: Callable[[], object], delay_ms: int = 0) -> None:
-    """Run ``job()`` on the sender, no sooner than ``delay_ms`` from now."""
+def enqueue(job: Callable[[], object], delay_ms: float = 0) -> bool:
+    """Run ``job()`` on the sender, no sooner than ``delay_ms`` from now (False: the queue was full)."""
     try:
         JOBS.put_nowait((time.monotonic() + delay_ms / 1000, next(_order), job))
     except queue.Full:
         log.warning("push queue full (%s jobs): dropped %r", MAX_QUEUED, job)
+        return False
+    return True
 
 
 def run(job) -> None:
@@ -46,16 +48,28 @@ def run(job) -> None:
         log.exception("push job %r failed", job)
 
 
+_draining = threading.Event()
+
+
+def draining() -> bool:
+    """Whether ``drain`` is running the jobs: a job that waits for its own time runs now."""
+    return _draining.is_set()
+
+
 def drain() -> int:
     """Run every queued job now, in order, whatever its delay (tests; returns how many)."""
     done = 0
-    while True:
-        try:
-            _, _, job = JOBS.get_nowait()
-        except queue.Empty:
-            return done
-        run(job)
-        done += 1
+    _draining.set()
+    try:
+        while True:
+            try:
+                _, _, job = JOBS.get_nowait()
+            except queue.Empty:
+                return done
+            run(job)
+            done += 1
+    finally:
+        _draining.clear()
 
 
 def _loop() -> None:

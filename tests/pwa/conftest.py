@@ -6,7 +6,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from pigparlor.pwa import sender, vapid
+from pigparlor.pwa import sender, turns, vapid
 from tests.pwa.push_service import PushService
 
 
@@ -14,9 +14,11 @@ from tests.pwa.push_service import PushService
 def empty_queue():
     while not sender.JOBS.empty():
         sender.JOBS.get_nowait()
+    turns.forget_checks()
     yield
     while not sender.JOBS.empty():
         sender.JOBS.get_nowait()
+    turns.forget_checks()
 
 
 @pytest.fixture

@@ -1,6 +1,8 @@
 """"Your turn": pushed after the move's commit to a player with no socket at the table, once per table until they act."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.db import transaction
 
@@ -148,3 +150,28 @@ def test_the_badge_counts_the_tables_waiting_on_you(table, ana, bea, client):
     assert client.get("/push/badge/").json() == {"waiting": 0, "tables": []}
     client.logout()
     assert client.get("/push/badge/").json() == {"waiting": 0, "tables": []}
+
+
+def test_moves_while_a_check_waits_leave_one_check_for_the_latest_move(table, ana, bea, push_service):
+    """A table that moves again before its check is due keeps one check on the queue, and it
+    looks at the latest move (issue 14: a check per move was a query per move)."""
+    sender.drain()
+    assert push_service.next().device == "ana"
+    play(table.pk, ana, 0)
+    play(table.pk, bea, 1)
+    play(table.pk, ana, 0)
+    assert sender.JOBS.qsize() == 1, "one check for the table, however many moves"
+    sender.drain()
+    assert push_service.next().device == "bea", "the latest move's turn"
+    assert push_service.nothing_received()
+
+
+def test_a_check_that_is_not_due_waits_again_for_the_latest_move(table, ana, push_service, settings):
+    settings.PIGPARLOR_PUSH_TURN_DELAY_MS = 60_000
+    sender.drain()
+    push_service.next()
+    play(table.pk, ana, 0)
+    _, _, check = sender.JOBS.get_nowait()
+    assert check() == 0 and push_service.nothing_received(), "not due for a minute: nothing checked"
+    due, _, again = sender.JOBS.get_nowait()
+    assert repr(again) == repr(check) and due > time.monotonic() + 50
