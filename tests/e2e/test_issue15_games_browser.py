@@ -245,7 +245,7 @@ def test_snout_names_its_phases_counts_points_and_asks_before_a_snout_call(live_
     expect(page.locator("#table-turn")).not_to_contain_text("Play on")
     assert "Easy bot 2" in page.locator("#table-players").inner_text()
     deadline = time.monotonic() + 180  # a safety net only: the pig reaches a Snout! window
-    label = None
+    label, games = None, 0
     while True:
         assert time.monotonic() < deadline, "no Snout! window for this seat"
         page.wait_for_selector("#sn-prompt.is-yours button, #sn-hand .sn-pass button:not([disabled]),"
@@ -265,8 +265,18 @@ def test_snout_names_its_phases_counts_points_and_asks_before_a_snout_call(live_
             except (PlaywrightError, AssertionError):
                 continue
         if page.locator("#table-status .standings").count():
-            pytest.fail("the game ended before a Snout! window")
-        offered = page.locator("#sn-hand .sn-pass button:not([disabled]), #sn-prompt.is-yours button").first
+            # The deal decides whether this seat ever gets a window: some games end first
+            # (the bots' Snout! calls); then play another game.
+            games += 1
+            assert games < 6, "five games ended before a Snout! window for this seat"
+            create_table(page, live_site, "snout", seats=3, bots=2, level="Easy", ticks=["opt_early_snout"])
+            continue
+        # Never the Snout! button: a window that opened since the check above would be armed
+        # here without its label being read (seen once in a full run).
+        offered = page.locator("#sn-hand .sn-pass button:not([disabled]),"
+                               " #sn-prompt.is-yours button:not(.sn-act--snout *)").first
+        if snout.count():
+            continue  # a window opened meanwhile: take it above, not "Play on" here
         try:
             after(page, offered.click)
         except PlaywrightError:
