@@ -247,9 +247,9 @@ def seat_names_html(text: str, names: dict[int, str]) -> str:
 
 
 # A log line stays in the log for many versions and is shown to every viewer:
-# named once per process for the same names (a tenth of an action's CPU was
-# naming the same lines again, issue 14). A full memo starts over; no lock (a
-# dict's get and set are each atomic).
+# named once per process for the same names (naming the same lines again was a
+# third of building a browser seat's template context, issue 14). A full memo
+# starts over; no lock (a dict's get and set are each atomic).
 NAMED_SIZE = 16384
 _NAMED: dict = {}
 
