@@ -9,7 +9,8 @@ cleared first), as a live table does once per version. Prints the ms per
 version (all four viewers) and per viewer, split into building the template
 context, rendering the shell and the game's template, and cutting them into
 parts; ``--profile N`` prints cProfile's top N functions. No database: the
-table, seats and players are unsaved model instances. Measures only.
+table, seats and players are unsaved model instances
+(``tests.tables.helpers.bot_game_snapshots``). Measures only.
 """
 import argparse
 import cProfile
@@ -28,37 +29,19 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
 
-from games.core.playout import play  # noqa: E402
-from pigparlor.accounts.models import Profile  # noqa: E402
 from pigparlor.tables import rendering  # noqa: E402
 from pigparlor.tables.fragments import split_top_level  # noqa: E402
-from pigparlor.tables.models import RUNNING, Seat, Table  # noqa: E402
 from pigparlor.tables.registry import get_game  # noqa: E402
+from tests.tables.helpers import bot_game_snapshots  # noqa: E402
 
 SEATS = 4
 
 
 def snapshots(slug: str, versions: int, seed: int) -> list:
-    game = get_game(slug)
-    engine = game.engine
-    table = Table(pk=1, game=slug, seats=SEATS, status=RUNNING, seed=seed, rated=True,
-                  options=engine.clean_options(None), started_at_ms=0, changed_at_ms=0)
-    users = [get_user_model()(pk=index + 1, username=f"player{index + 1}") for index in range(SEATS)]
-    for user in users:  # as ``seats_of`` loads them, with their profile
-        user.profile = Profile(user=user, display_name=f"Player {user.pk}")
-    seats = tuple(Seat(table=table, index=index, user=user, connections=1) for index, user in enumerate(users))
-    states = []
-    play(engine, [game.bots["sensible"]] * SEATS, seed, table.options,
-         on_step=lambda state, *_: states.append(state))
-    step = max(1, len(states) // versions)
-    result = []
-    for version, state in enumerate(states[::step][:versions], start=1):
-        snap_table = Table(**{field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields})
-        snap_table.version = version
-        result.append(rendering.Snapshot(snap_table, seats, state))
-    return result
+    """``versions`` states spread over one bot game (tests/tables/helpers.py builds them)."""
+    every = bot_game_snapshots(slug, seed)
+    return every[::max(1, len(every) // versions)][:versions]
 
 
 def timed(snaps, game) -> dict:

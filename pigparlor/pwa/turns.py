@@ -1,14 +1,15 @@
 """Tables waiting on a player: the "your turn" push and the app badge.
 
-After every move (``tables.signals.table_moved``, sent after the commit) one
-job goes on the push queue: after ``PIGPARLOR_PUSH_TURN_DELAY_MS``, if the
-table is still at that version and waits on a human who has no socket open at
-it, that player gets one "your turn" push — one per table until they act there
-(``TurnAlert`` keeps the version it was sent at; a move of theirs in the log
-after it ends the debounce). A move costs one cheap read when its check runs,
-and no write: the earlier design deleted the mover's alert after every move,
-a write that took SQLite's one lock from every table's ``act`` (at 500 live
-tables a third of the server's CPU and most of its tail, issue 14).
+After every move (``tables.signals.table_moved``, sent after the commit) the
+table's check is due ``PIGPARLOR_PUSH_TURN_DELAY_MS`` later (one check per
+table waits on the push queue, for its latest move): if the table is still at
+that version and waits on a human who has no socket open at it, that player
+gets one "your turn" push — one per table until they act there (``TurnAlert``
+keeps the version it was sent at; a move of theirs in the log after it ends
+the debounce). A move writes nothing: the earlier design deleted the mover's
+alert after every move, a write that took SQLite's one lock from every table's
+``act`` (at 500 live tables a third of the server's CPU and most of its tail,
+issue 14).
 """
 from __future__ import annotations
 

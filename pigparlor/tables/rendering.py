@@ -12,6 +12,7 @@ import copy
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.template import Context
 from django.template.loader import get_template
@@ -31,7 +32,7 @@ SHELL_TEMPLATE = "tables/_shell.html"
 CACHE_SIZE = 4096
 
 
-class _Lru:
+class Lru:
     """A bounded cache shared by the event loop and the threads that render and
     query. No lock: each OrderedDict call is atomic, and a lock held by a thread
     the interpreter had just switched away from kept the others waiting (issue 14);
@@ -69,7 +70,7 @@ class _Latest:
     entries each) held some 4,000 game states and frames that every full
     collection of the garbage collector walked: at 500 live tables a pause of a
     quarter of a second, every table's update waiting (issue 14). No lock, as
-    ``_Lru``."""
+    ``Lru``."""
 
     def __init__(self, size: int, group, order):
         self.size, self.group, self.order = size, group, order
@@ -145,6 +146,12 @@ class Snapshot:
     def game(self):
         return get_game(self.table.game)
 
+    @cached_property
+    def names(self) -> dict[int, str]:
+        """Each seat's name as the page shows it: the same for every viewer, so worked
+        out once per version (frames, log lines and the replay all use it)."""
+        return {seat.index: seat_name(seat) for seat in self.seats}
+
 
 def load_snapshot(table_id: int) -> Snapshot:
     """The table as committed now (one query for the row, one for the seats)."""
@@ -215,21 +222,21 @@ def display_name(user) -> str:
     return getattr(profile, "display_name", "") or user.get_username()
 
 
+def seat_name(seat: Seat) -> str:
+    if seat.user is not None:
+        return display_name(seat.user)
+    if seat.bot_kind:
+        return f"{seat.bot_kind.capitalize()} bot {seat.index + 1}"
+    return "Empty seat"
+
+
 def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
-    result = []
-    for seat in snapshot.seats:
-        if seat.user is not None:
-            name = display_name(seat.user)
-        elif seat.bot_kind:
-            name = f"{seat.bot_kind.capitalize()} bot {seat.index + 1}"
-        else:
-            name = "Empty seat"
-        result.append({
-            "index": seat.index, "name": name, "is_bot": seat.is_bot, "is_you": seat.index == viewer,
-            "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
-            "empty": not seat.taken, "username": seat_username(seat),
-        })
-    return result
+    names = snapshot.names
+    return [{
+        "index": seat.index, "name": names[seat.index], "is_bot": seat.is_bot, "is_you": seat.index == viewer,
+        "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
+        "empty": not seat.taken, "username": seat_username(seat),
+    } for seat in snapshot.seats]
 
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -248,21 +255,16 @@ def seat_names_html(text: str, names: dict[int, str]) -> str:
 
 # A log line stays in the log for many versions and is shown to every viewer:
 # named once per process for the same names (naming the same lines again was a
-# third of building a browser seat's template context, issue 14). A full memo
-# starts over; no lock (a dict's get and set are each atomic).
-NAMED_SIZE = 16384
-_NAMED: dict = {}
+# third of building a browser seat's template context, issue 14).
+NAMED = Lru(16384)
 
 
 def _named(text: str, names: dict[int, str], html: bool) -> str:
     key = (text, html, *names.items())
-    named = _NAMED.get(key)
+    named = NAMED.get(key)
     if named is None:
-        named = _seat_names_html(text, names) if html else SEAT_REF.sub(
-            lambda ref: names.get(int(ref.group(1)), f"seat {int(ref.group(1)) + 1}"), text)
-        if len(_NAMED) >= NAMED_SIZE:
-            _NAMED.clear()
-        _NAMED[key] = named
+        named = NAMED.put(key, _seat_names_html(text, names) if html else SEAT_REF.sub(
+            lambda ref: names.get(int(ref.group(1)), f"seat {int(ref.group(1)) + 1}"), text))
     return named
 
 
@@ -345,7 +347,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     view = engine.view(snapshot.state, viewer) if snapshot.state is not None else {}
     legal = engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else []
     people = players(snapshot, viewer)
-    names = {player["index"]: player["name"] for player in people}
+    names = snapshot.names
     standings = standings_of(snapshot, names)
     log = [{**event, "who": names.get(event.get("seat")), "text": seat_names_html(event["text"], names)}
            for event in view.get("log", ())]
@@ -409,7 +411,7 @@ def json_state(snapshot: Snapshot, viewer: int | None) -> dict:
     started = snapshot.state is not None
     frame = {
         "type": "state", "version": snapshot.table.version, "seat": viewer, "status": snapshot.table.status,
-        "view": _named_log(engine.view(snapshot.state, viewer), snapshot, viewer) if started else None,
+        "view": _named_log(engine.view(snapshot.state, viewer), snapshot) if started else None,
         "legal": engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else [],
         "deadline_ms": deadline_ms(snapshot), "commitment": snapshot.table.commitment,
     }
@@ -420,7 +422,7 @@ def json_state(snapshot: Snapshot, viewer: int | None) -> dict:
     return JSON.put(key, frame)
 
 
-def _named_log(view: dict, snapshot: Snapshot, viewer: int | None) -> dict:
+def _named_log(view: dict, snapshot: Snapshot) -> dict:
     """The view with its log's seat references filled in, as the page shows them."""
-    names = {player["index"]: player["name"] for player in players(snapshot, viewer)}
-    return {**view, "log": [{**event, "text": seat_names(event["text"], names)} for event in view.get("log", ())]}
+    return {**view, "log": [{**event, "text": seat_names(event["text"], snapshot.names)}
+                            for event in view.get("log", ())]}

@@ -21,10 +21,10 @@ from pigparlor.moderation.permissions import is_moderator
 from pigparlor.tables.errors import FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
 from pigparlor.tables.models import ABORTED, FINISHED, ActionLog, Table
 from pigparlor.tables.registry import get_game
-from pigparlor.tables.rendering import _Lru
+from pigparlor.tables.rendering import Lru
 
 OVER = (FINISHED, ABORTED)
-CACHE = _Lru(16)
+CACHE = Lru(16)
 
 
 @dataclass(frozen=True)

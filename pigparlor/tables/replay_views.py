@@ -117,8 +117,7 @@ def _step_text(found: replay.Replay, version: int, names: dict[int, str], humans
 
 def seat_names(table) -> dict[int, str]:
     """Each seat's name as the table page shows it."""
-    return {player["index"]: player["name"]
-            for player in rendering.players(Snapshot(table, tuple(rendering.seats_at(table)), None), None)}
+    return Snapshot(table, tuple(rendering.seats_at(table)), None).names
 
 
 def step_context(found: replay.Replay, version: int, viewer) -> dict:

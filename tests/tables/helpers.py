@@ -9,10 +9,14 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
+from games.core.playout import play
+from pigparlor.accounts.models import Profile
 from pigparlor.api.consumers import ApiTableConsumer
 from pigparlor.tables import clock, replay, timing
 from pigparlor.tables.consumers import TableConsumer
-from pigparlor.tables.models import RUNNING, Table
+from pigparlor.tables.models import RUNNING, Seat, Table
+from pigparlor.tables.registry import get_game
+from pigparlor.tables.rendering import Snapshot
 
 db = database_sync_to_async
 
@@ -87,3 +91,25 @@ async def receive_until(communicator, done, timeout: float = 10.0) -> list[str]:
         if message["type"] == "websocket.send":
             frames.append(message["text"])
     return frames
+
+
+def bot_game_snapshots(slug: str, seed: int, name: str = "Player {}") -> list:
+    """``rendering.Snapshot``s of every state of a 4-seat bot game (sensible bots),
+    with no database: an unsaved table, and seats whose players carry their profile
+    as ``seats_of`` loads them (display names from ``name``). For the render tests
+    and ``bench/render.py``."""
+    game = get_game(slug)
+    table = Table(pk=1, game=slug, seats=4, status=RUNNING, seed=seed, rated=True,
+                  options=game.engine.clean_options(None), started_at_ms=0, changed_at_ms=0)
+    users = [get_user_model()(pk=index + 1, username=f"player{index + 1}") for index in range(4)]
+    for user in users:
+        user.profile = Profile(user=user, display_name=name.format(user.pk))
+    seats = tuple(Seat(table=table, index=index, user=user, connections=1) for index, user in enumerate(users))
+    states = []
+    play(game.engine, [game.bots["sensible"]] * 4, seed, table.options, on_step=lambda state, *_: states.append(state))
+    snapshots = []
+    for version, state in enumerate(states, start=1):
+        at = Table(**{field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields})
+        at.version = version
+        snapshots.append(Snapshot(at, seats, state))
+    return snapshots

@@ -2,17 +2,13 @@
 parts a browser seat receives are exactly what rendering every partial in place
 gives, for every game and viewer."""
 import pytest
-from django.contrib.auth import get_user_model
 from django.template import Context, Engine, TemplateSyntaxError
 from django.utils.safestring import mark_safe
 
-from games.core.playout import play
-from pigparlor.accounts.models import Profile
 from pigparlor.tables import rendering
 from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, split_top_level
-from pigparlor.tables.models import RUNNING, Seat, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.templatetags import tables as tags
+from tests.tables.helpers import bot_game_snapshots
 
 PARTIALS = {
     "card.html": '<span class="card" data-n="{{ card.n }}">{{ card.name }}{% if size %} ({{ size }}){% endif %}</span>',
@@ -25,7 +21,7 @@ PARTIALS = {
 
 @pytest.fixture
 def engine():
-    tags._MEMO.clear()
+    tags.MEMO.items.clear()
     return Engine(loaders=[("django.template.loaders.locmem.Loader", PARTIALS)],
                   libraries={"tables": "pigparlor.tables.templatetags.tables"})
 
@@ -71,30 +67,13 @@ def test_memo_include_names_a_quoted_template_then_pairs(engine):
             '{% load tables %}{% memo_include "card.html" card %}')
 
 
-def snapshots(slug: str, seed: int, every: int):
-    """Unsaved table, seats and players (as ``seats_of`` loads them) at states of a bot game."""
-    game = get_game(slug)
-    table = Table(pk=1, game=slug, seats=4, status=RUNNING, seed=seed, rated=True,
-                  options=game.engine.clean_options(None), started_at_ms=0, changed_at_ms=0)
-    users = [get_user_model()(pk=index + 1, username=f"p{index + 1}") for index in range(4)]
-    for user in users:
-        user.profile = Profile(user=user, display_name=f"Player <{user.pk}>")
-    seats = tuple(Seat(table=table, index=index, user=user, connections=1) for index, user in enumerate(users))
-    states = []
-    play(game.engine, [game.bots["sensible"]] * 4, seed, table.options, on_step=lambda state, *_: states.append(state))
-    for version, state in enumerate(states[::every], start=1):
-        at = Table(**{field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields})
-        at.version = version
-        yield rendering.Snapshot(at, seats, state)
-
-
 @pytest.mark.parametrize("slug", ["oink", "pigpile", "piggypiggy", "snout"])
 def test_every_viewers_parts_are_what_rendering_in_place_gives(slug):
     """The parts with slots filled equal the parts cut from a plain render (no slots),
     for the spectator and every seat, over a whole seeded bot game."""
     rendering.HTML.items.clear()
     checked = 0
-    for snapshot in snapshots(slug, seed=5, every=7):
+    for snapshot in bot_game_snapshots(slug, seed=5, name="Player <{}>")[::7]:
         for viewer in (None, 0, 1, 2, 3):
             ctx = rendering.context(snapshot, viewer)
             plain = split_top_level(rendering.render_table_template(rendering.SHELL_TEMPLATE, ctx))

@@ -19,6 +19,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from pigparlor.tables.fragments import MEMO_SLOTS, slot
+from pigparlor.tables.rendering import Lru
 
 register = template.Library()
 
@@ -49,11 +50,7 @@ def isolate_names(sentence, players):
 
 
 # -- {% memo_include %} ----------------------------------------------------------
-MEMO_SIZE = 8192
-# No lock: the renders run on several threads, and a lock held by a thread the
-# interpreter has just switched away from made the others wait for it (a quarter
-# of the samples). A dict's get and set are each atomic; a full memo starts over.
-_MEMO: dict = {}
+MEMO = Lru(8192)
 
 
 def _memo_key(values: dict) -> bytes:
@@ -73,15 +70,13 @@ class MemoIncludeNode(template.Node):
             key = (self.name, context.autoescape, context.use_l10n, _memo_key(values))
         except (pickle.PicklingError, TypeError, AttributeError):  # not plain data: render without the memo
             key = None
-        html = _MEMO.get(key) if key is not None else None
+        html = MEMO.get(key) if key is not None else None
         if html is None:
             partial = context.template.engine.get_template(self.name)
             html = partial.render(template.Context(values, autoescape=context.autoescape,
                                                    use_l10n=context.use_l10n, use_tz=context.use_tz))
             if key is not None:
-                if len(_MEMO) >= MEMO_SIZE:
-                    _MEMO.clear()
-                _MEMO[key] = html
+                MEMO.put(key, html)
         slots = context.get(MEMO_SLOTS)
         if slots is None:
             return html
