@@ -32,7 +32,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, reset_queries  # noqa: E402
+from django.db import connection  # noqa: E402
 
 from pigparlor.tables import services  # noqa: E402
 from pigparlor.tables.models import Table  # noqa: E402
@@ -46,6 +46,7 @@ def main():
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--profile", type=int, default=0)
+    parser.add_argument("--show-sql", action="store_true", help="print the last action's statements")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     engine = get_game("pigpile").engine
@@ -73,8 +74,12 @@ def main():
         return done
 
     one_round(200)  # warm the caches
-    settings.DEBUG = True  # count the queries
-    reset_queries()
+    statements = []
+
+    def count(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
     cpu, wall = time.process_time(), time.perf_counter()
     # Only the act calls are timed: the chooser's own reads are subtracted below.
     profiler = cProfile.Profile() if args.profile else None
@@ -85,7 +90,7 @@ def main():
 
     def timed_act(*a, **k):
         nonlocal act_cpu, act_queries
-        before, queries = time.process_time(), len(connection.queries)
+        before, queries = time.process_time(), len(statements)
         if profiler:
             profiler.enable()
         try:
@@ -94,16 +99,19 @@ def main():
             if profiler:
                 profiler.disable()
             act_cpu += time.process_time() - before
-            act_queries += len(connection.queries) - queries
+            act_queries += len(statements) - queries
 
     services.act = timed_act
-    done = one_round(args.actions)
+    with connection.execute_wrapper(count):
+        done = one_round(args.actions)
     services.act = original
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     print(f"# {done} actions over {args.tables} Pig Pile tables, {connection.vendor}")
     print("| actions | act CPU ms/action | queries/act | whole loop CPU ms/action |")
     print("|---:|---:|---:|---:|")
     print(f"| {done} | {act_cpu * 1000 / done:.3f} | {act_queries / done:.2f} | {cpu * 1000 / done:.3f} |")
+    if args.show_sql:
+        print("\n".join(statements[-int(round(act_queries / done)) - 1:]))
     if profiler:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
 

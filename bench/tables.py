@@ -350,11 +350,18 @@ class Server:
         return sum(process.memory_info().rss for process in self.processes())
 
 
+# Sample only the thread holding the GIL (``--profile-gil``): one process runs one
+# thread of Python at a time, so this is where its CPU goes; without it a thread
+# waiting for the GIL (after a socket write, say) counts as busy where it waits.
+PROFILE_GIL = False
+
+
 def profiler(server: Server, seconds: float, path: Path | None) -> subprocess.Popen | None:
     if path is None:
         return None
     spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen([str(spy), "record", "--pid", str(server.root.pid), "--subprocesses", "--nonblocking",
+                             *(["--gil"] if PROFILE_GIL else []),
                              "--duration", str(max(1, int(seconds))), "--format", "raw", "-o", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -444,6 +451,8 @@ def main():
     parser.add_argument("--anchor", action="store_true",
                         help="also run each row against a bare Channels fan-out and print the ratios")
     parser.add_argument("--profile", type=Path, help="py-spy each measuring window into this directory")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="with --profile: sample only the thread holding the GIL (where the CPU goes)")
     parser.add_argument("--keep-log", type=Path, help="copy the server's output here (it is printed in part "
                         "on stderr when it holds a traceback)")
     parser.add_argument("--url", help="a running serve on 127.0.0.1 (same DATABASE_URL as this process)")
@@ -451,6 +460,8 @@ def main():
     runs = [(count, args.pace) for count in args.tables] + ([(args.flat_out, 0.0)] if args.flat_out else [])
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
+        global PROFILE_GIL
+        PROFILE_GIL = args.profile_gil
     with tempfile.TemporaryDirectory(prefix="pigparlor-bench-") as directory:
         anchor = None
         if args.url:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.core import IllegalAction
 from games.core.replay import state_digest
-from pigparlor.tables import inputs, limits, presence
+from pigparlor.tables import inputs, limits, prepared, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
@@ -40,9 +40,12 @@ def game_for(slug: str):
 def _locked(table_or_id) -> Table:
     table_id = table_or_id.pk if isinstance(table_or_id, Table) else table_or_id
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise TableError(NOT_FOUND, "no such table") from None
+        table = prepared.lock_row(Table, table_id)
+    except (ValueError, TypeError):
+        table = None
+    if table is None:
+        raise TableError(NOT_FOUND, "no such table")
+    return table
 
 
 def _seats(table) -> list[Seat]:
@@ -467,8 +470,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         listing = presence.count_timeouts(engine, state, seat, user, seats)
         table.version += 1
         table.state = engine.dump(new_state)
-        ActionLog.objects.create(table=table, version=table.version, seat=seat, action=action, at_ms=now, user=user,
-                                 state_sha=state_digest(table.state))
+        prepared.insert(ActionLog, {"table_id": table.pk, "version": table.version, "seat": seat, "action": action,
+                                    "at_ms": now, "user_id": getattr(user, "pk", None),
+                                    "state_sha": state_digest(table.state)})
         table.changed_at_ms = now
         outcome = engine.outcome(new_state)
         if outcome is not None:
@@ -482,8 +486,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             table.wake_at_ms = presence.next_wake(game, table, new_state, seats)
         if listing:
             table.seats_rev += 1
-        table.save(update_fields=["version", "seats_rev", "state", "changed_at_ms", "status", "outcome",
-                                  "finished_at", "wake_at_ms"])
+        prepared.update_fields(table, ["version", "seats_rev", "state", "changed_at_ms", "status", "outcome",
+                                       "finished_at", "wake_at_ms"])
         if outcome is not None:
             # Registered before the broadcast, so listeners (the ratings) run first.
             finished_id = table.pk
