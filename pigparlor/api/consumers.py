@@ -34,7 +34,8 @@ class ApiTableConsumer(JsonChat, TableSocket):
         frame = rendering.JSON.get((*snapshot.key, self.viewer))
         if frame is None:
             frame = rendering.json_state(snapshot, self.viewer)
-        if not full and frame == self.last_frame:
+        last = self.last_frame
+        if not full and last is not None and last["version"] == frame["version"] and frame == last:
             return  # only seats changed (someone connected): nothing a program sees
         self.last_frame = frame
         # orjson: encoding every seat's frame was a tenth of the server's CPU flat out

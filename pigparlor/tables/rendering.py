@@ -152,6 +152,20 @@ class Snapshot:
         out once per version (frames, log lines and the replay all use it)."""
         return {seat.index: seat_name(seat) for seat in self.seats}
 
+    @cached_property
+    def _named_lines(self) -> dict:
+        return {}
+
+    def named(self, text: str, html: bool = False) -> str:
+        """A log line with its seats named (``seat_names``, or ``seat_names_html`` for
+        the page), worked out once per version for all its viewers: each viewer's
+        frame carries the same lines (issue 14)."""
+        key = (text, html)
+        named = self._named_lines.get(key)
+        if named is None:
+            named = self._named_lines[key] = _named(text, self.names, html)
+        return named
+
 
 def load_snapshot(table_id: int) -> Snapshot:
     """The table as committed now (one query for the row, one for the seats)."""
@@ -349,7 +363,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     people = players(snapshot, viewer)
     names = snapshot.names
     standings = standings_of(snapshot, names)
-    log = [{**event, "who": names.get(event.get("seat")), "text": seat_names_html(event["text"], names)}
+    log = [{**event, "who": names.get(event.get("seat")), "text": snapshot.named(event["text"], True)}
            for event in view.get("log", ())]
     running = snapshot.table.status == "running"
     latest, mover = last_moves(log, viewer)
@@ -424,5 +438,4 @@ def json_state(snapshot: Snapshot, viewer: int | None) -> dict:
 
 def _named_log(view: dict, snapshot: Snapshot) -> dict:
     """The view with its log's seat references filled in, as the page shows them."""
-    return {**view, "log": [{**event, "text": seat_names(event["text"], snapshot.names)}
-                            for event in view.get("log", ())]}
+    return {**view, "log": [{**event, "text": snapshot.named(event["text"])} for event in view.get("log", ())]}
