@@ -234,7 +234,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("PIGPARLOR_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's CompressedManifestStaticFilesStorage, its URLs remembered.
+    "staticfiles": {"BACKEND": "pigparlor.static_files.StaticStorage"},
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

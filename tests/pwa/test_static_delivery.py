@@ -64,3 +64,20 @@ def test_the_service_worker_caches_the_hashed_names_pages_load(live_site):
     worker = body.decode()
     for name in ("css/site.css", "vendor/htmx.min.js", "js/site.js"):
         assert f'"{static(name)}"' in worker, name
+
+
+def test_static_urls_are_remembered_until_a_new_manifest(settings, tmp_path):
+    """issue 14: ``{% static %}`` at every browser seat's update reads a remembered URL;
+    a new collection's manifest (a new ``hashed_files``) is read afresh."""
+    from pigparlor.static_files import StaticStorage
+
+    settings.DEBUG = False
+    storage = StaticStorage(location=str(tmp_path))
+    storage.hashed_files = {"css/x.css": "css/x.111111111111.css"}
+    assert storage.url("css/x.css") == "/static/css/x.111111111111.css"
+    storage.hashed_files["css/x.css"] = "css/x.222222222222.css"  # the same manifest: remembered
+    assert storage.url("css/x.css") == "/static/css/x.111111111111.css"
+    storage.hashed_files = {"css/x.css": "css/x.333333333333.css"}  # a new collection
+    assert storage.url("css/x.css") == "/static/css/x.333333333333.css"
+    settings.DEBUG = True
+    assert storage.url("css/x.css") == "/static/css/x.css"
