@@ -8,48 +8,72 @@ The templates are ours, so a tag scanner that tracks nesting depth is enough
 """
 from __future__ import annotations
 
+import functools
 import re
 
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-TOKEN = re.compile(
-    # The attributes as an unrolled loop (runs of plain characters between quoted
-    # values): the same match as ``(?:[^>"']|"[^"]*"|'[^']*')*``, but a run at a time
-    # rather than a character at a time (a tenth of a browser seat's update, issue 14).
-    r"<!--.*?-->|<(script|style)\b.*?</\1\s*>"
-    r"|<(/?)([a-zA-Z][\w:-]*)([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)>",
-    re.DOTALL | re.IGNORECASE)
+# The attributes as an unrolled loop (runs of plain characters between quoted
+# values): the same match as ``(?:[^>"']|"[^"]*"|'[^']*')*``, but a run at a time
+# rather than a character at a time (a tenth of a browser seat's update, issue 14).
+ATTRS = r"([^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*)"
+SKIPPED = r"<!--.*?-->|<(script|style)\b.*?</\1\s*>"  # comments and script/style bodies, whole
+TOP = re.compile(rf"{SKIPPED}|<([a-zA-Z][\w:-]*){ATTRS}>", re.DOTALL | re.IGNORECASE)
 ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=256)
+def _same_name(name: str) -> re.Pattern:
+    """Opening and closing tags named ``name`` (and what to skip whole)."""
+    return re.compile(rf"{SKIPPED}|<(/?){re.escape(name)}(?=[\s/>]){ATTRS}>", re.DOTALL | re.IGNORECASE)
 
 
 def split_top_level(html: str) -> dict[str, str]:
     """``{id: element_html}`` for each top-level element that has an id, in order.
-    Top-level elements without an id cannot be swapped and are left out."""
+    Top-level elements without an id cannot be swapped and are left out.
+
+    Only an element's own name can close it, so from each top-level opening tag
+    the scan looks for that name alone (counting the same name nested inside):
+    the tags of other names within it are never matched one by one, which was
+    half of cutting a page (issue 14)."""
     found: dict[str, str] = {}
-    depth, start, current_id = 0, 0, None
-    for token in TOKEN.finditer(html):
-        closing, name, attrs = token.group(2), token.group(3), token.group(4)
+    position = 0
+    while True:
+        tag = TOP.search(html, position)
+        if tag is None:
+            return found
+        name, attrs = tag.group(2), tag.group(3)
         if name is None:  # a comment, or a whole script/style element
-            if depth == 0 and token.group(1):
-                element_id = _id(token.group(0)[:token.group(0).index(">")])
+            if tag.group(1):
+                element_id = _id(tag.group(0)[:tag.group(0).index(">")])
                 if element_id:
-                    found[element_id] = token.group(0)
+                    found[element_id] = tag.group(0)
+            position = tag.end()
             continue
         name = name.lower()
-        if closing:
-            if name in VOID:
-                continue
+        end = tag.end()
+        if name not in VOID and not attrs.rstrip().endswith("/"):
+            end = _closing(html, name, end)
+            if end is None:  # never closed: nothing after it is top level
+                return found
+        element_id = _id(attrs)
+        if element_id:
+            found[element_id] = html[tag.start():end]
+        position = end
+
+
+def _closing(html: str, name: str, start: int) -> int | None:
+    """The end of the tag that closes the element named ``name`` opened just before ``start``."""
+    depth = 1
+    for tag in _same_name(name).finditer(html, start):
+        if tag.group(2) is None or tag.group(3).rstrip().endswith("/"):
+            continue  # skipped whole, or a self-closed element of the same name
+        if tag.group(2):
             depth -= 1
-            if depth == 0 and current_id:
-                found[current_id] = html[start:token.end()]
-            continue
-        if depth == 0:
-            start, current_id = token.start(), _id(attrs)
-        if name in VOID or attrs.rstrip().endswith("/"):
-            if depth == 0 and current_id:
-                found[current_id] = html[start:token.end()]
-            continue
-        depth += 1
-    return found
+            if depth == 0:
+                return tag.end()
+        else:
+            depth += 1
+    return None
 
 
 def _id(attrs: str) -> str | None:
