@@ -29,6 +29,7 @@ from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 SHELL_TEMPLATE = "tables/_shell.html"
+PAGE_LOG = object()  # Snapshot._named_lines' key for the page's log
 CACHE_SIZE = 4096
 
 
@@ -155,6 +156,17 @@ class Snapshot:
     @cached_property
     def _named_lines(self) -> dict:
         return {}
+
+    def page_log(self, events) -> list[dict]:
+        """A view's log as the page shows it (each line named, with who moved): built
+        once per version for every viewer whose log is the same (the usual case)."""
+        shared = self._named_lines.get(PAGE_LOG)
+        if shared is not None and shared[0] == events:
+            return shared[1]
+        log = [{**event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)}
+               for event in events]
+        self._named_lines[PAGE_LOG] = (events, log)
+        return log
 
     def named(self, text: str, html: bool = False) -> str:
         """A log line with its seats named (``seat_names``, or ``seat_names_html`` for
@@ -363,8 +375,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     people = players(snapshot, viewer)
     names = snapshot.names
     standings = standings_of(snapshot, names)
-    log = [{**event, "who": names.get(event.get("seat")), "text": snapshot.named(event["text"], True)}
-           for event in view.get("log", ())]
+    log = snapshot.page_log(view.get("log", ()))
     running = snapshot.table.status == "running"
     latest, mover = last_moves(log, viewer)
     for player in people:

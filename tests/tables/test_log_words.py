@@ -91,3 +91,16 @@ def test_the_json_view_fills_in_seat_names_too():
     snapshot = rendering.load_snapshot(table.pk)
     frame = rendering.json_state(snapshot, 0)
     assert all("{seat:" not in event["text"] for event in frame["view"]["log"])
+
+
+def test_a_versions_page_log_is_named_once_for_all_its_viewers():
+    """issue 14: every viewer of a version gets the same named log list (built once);
+    a different log is named afresh, never answered with another's lines."""
+    from tests.tables.helpers import bot_game_snapshots
+
+    snapshot = bot_game_snapshots("pigpile", 1, name="<b>{}</b>")[12]
+    logs = [rendering.context(snapshot, viewer)["log"] for viewer in (None, 0, 1, 2, 3)]
+    assert all(log is logs[0] for log in logs) and logs[0]
+    assert "<b>1</b>" in {event["who"] for event in logs[0]}  # who moved, by name (escaped in the template)
+    shorter = snapshot.page_log(snapshot.game.engine.view(snapshot.state, 0)["log"][:-1])
+    assert shorter is not logs[0] and shorter == logs[0][:-1]
