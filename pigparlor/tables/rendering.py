@@ -29,7 +29,7 @@ from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 SHELL_TEMPLATE = "tables/_shell.html"
-PAGE_LOG = object()  # Snapshot._named_lines' key for the page's log
+PAGE_LOG, FRAME_LOG = object(), object()  # Snapshot._named_lines' keys for the shared logs
 CACHE_SIZE = 4096
 
 
@@ -160,12 +160,19 @@ class Snapshot:
     def page_log(self, events) -> list[dict]:
         """A view's log as the page shows it (each line named, with who moved): built
         once per version for every viewer whose log is the same (the usual case)."""
-        shared = self._named_lines.get(PAGE_LOG)
+        return self._shared_log(PAGE_LOG, events, lambda event: {
+            **event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)})
+
+    def frame_log(self, events) -> list[dict]:
+        """A view's log as the JSON frame carries it (each line named), likewise shared."""
+        return self._shared_log(FRAME_LOG, events, lambda event: {**event, "text": self.named(event["text"])})
+
+    def _shared_log(self, kind, events, name_one) -> list[dict]:
+        shared = self._named_lines.get(kind)
         if shared is not None and shared[0] == events:
             return shared[1]
-        log = [{**event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)}
-               for event in events]
-        self._named_lines[PAGE_LOG] = (events, log)
+        log = [name_one(event) for event in events]
+        self._named_lines[kind] = (events, log)
         return log
 
     def named(self, text: str, html: bool = False) -> str:
@@ -449,4 +456,4 @@ def json_state(snapshot: Snapshot, viewer: int | None) -> dict:
 
 def _named_log(view: dict, snapshot: Snapshot) -> dict:
     """The view with its log's seat references filled in, as the page shows them."""
-    return {**view, "log": [{**event, "text": snapshot.named(event["text"])} for event in view.get("log", ())]}
+    return {**view, "log": snapshot.frame_log(view.get("log", ()))}

@@ -82,12 +82,15 @@ async def test_a_cancelled_caller_loses_no_message_committed_after_it_left():
 
 
 @pytest.mark.asyncio
-async def test_a_slow_call_is_logged_with_where_its_time_went(settings, caplog):
+async def test_a_slow_call_is_logged_with_where_its_time_went(settings, caplog, monkeypatch):
     """Issue 14: calls slower than PIGPARLOR_SLOW_MS say how long they waited for the
     ORM thread, ran there and took to send; quick ones say nothing."""
     import logging
     import time
 
+    from pigparlor.tables import broadcast
+
+    monkeypatch.setattr(broadcast, "_slow_lines", {"quiet_until": 0.0, "held": 0})  # no line just before
     settings.PIGPARLOR_SLOW_MS = 10
     with caplog.at_level(logging.INFO, logger="pigparlor.slow"):
         await call_then_send(lambda: None)
@@ -100,3 +103,28 @@ async def test_a_slow_call_is_logged_with_where_its_time_went(settings, caplog):
     [record] = caplog.records
     assert record.name == "pigparlor.slow"
     assert record.getMessage().startswith("slow dawdle: ") and "waited for the ORM thread" in record.getMessage()
+
+
+@pytest.mark.asyncio
+async def test_slow_calls_are_logged_at_most_once_a_second_with_a_count(settings, caplog, monkeypatch):
+    """Issue 14: an overloaded server logging every slow call made itself slower; one
+    line a second, the next one counting the calls held back."""
+    import logging
+    import time
+
+    from pigparlor.tables import broadcast
+
+    monkeypatch.setattr(broadcast, "_slow_lines", {"quiet_until": 0.0, "held": 0})
+    settings.PIGPARLOR_SLOW_MS = 1
+
+    def dawdle():
+        time.sleep(0.005)
+
+    with caplog.at_level(logging.INFO, logger="pigparlor.slow"):
+        for _ in range(3):
+            await call_then_send(dawdle)
+        assert len(caplog.records) == 1 and "more slow calls" not in caplog.records[0].getMessage()
+        broadcast._slow_lines["quiet_until"] = 0.0  # a second later
+        await call_then_send(dawdle)
+    assert len(caplog.records) == 2
+    assert caplog.records[1].getMessage().endswith("; 2 more slow calls since the last line")
