@@ -276,3 +276,33 @@ def test_json_api_leave(client):
     assert client.get(f"/api/tables/{created.pk}/leave/", **headers).status_code == 405
     assert client.post("/api/tables/999999/leave/", **headers).status_code == 404
     assert get_user_model().objects.count() == 2
+
+
+def test_a_sweep_reads_only_rows_that_can_be_stale(monkeypatch):
+    """Issue 14: the heartbeat's sweep read every presence row (2,000 at 500 tables)
+    on the one ORM thread every beat. It reads dead processes' rows, and this
+    process's own only when it holds more rows than sockets."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ana, ben = make_user("ana"), make_user("ben")
+    created = services.create_table(host=ana, game="pigpile", seats=3, bots=1, options=TIMED)
+    services.join_table(created, ben)
+    presence.beat()
+    live = {}
+    for user in (ana, ben):
+        channel = f"live-{user.pk}"
+        Presence.objects.create(table_id=created.pk, user=user, process=presence.PROCESS_ID, channel=channel,
+                                opened_ms=0)
+        live[channel] = (created.pk, user.pk)
+    monkeypatch.setattr(presence, "LIVE_CHANNELS", live)
+    with CaptureQueriesContext(connection) as queries:
+        assert presence.sweep() == 0
+    own_rows_read = [query["sql"] for query in queries.captured_queries
+                     if '"tables_presence"."channel"' in query["sql"] and query["sql"].startswith("SELECT")]
+    assert own_rows_read == []
+    assert Presence.objects.filter(process=presence.PROCESS_ID).count() == 2
+    # One of them is gone without its disconnect: the counts differ, the row is read and swept.
+    del live[f"live-{ben.pk}"]
+    assert presence.sweep() == 1
+    assert list(Presence.objects.values_list("channel", flat=True)) == [f"live-{ana.pk}"]
