@@ -10,9 +10,9 @@ panel's forms send ``{"type": "chat", "text": "…", "HEADERS": {...}}`` (and
 """
 from __future__ import annotations
 
+import asyncio
 import re
 
-from asgiref.sync import sync_to_async
 from django.utils.html import format_html
 
 from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
@@ -40,8 +40,12 @@ class TableConsumer(HtmlChat, TableSocket):
         base = "" if full or self.sent_key is None else self.sent_key[0]
         parts = rendering.HTML.get((*snapshot.key, self.viewer))
         if parts is None:
-            # Rendering reads no database: keep it off the one thread the ORM calls share.
-            parts = await sync_to_async(rendering.html_parts, thread_sensitive=False)(snapshot, self.viewer)
+            # Rendering reads no database: keep it off the one thread the ORM calls share,
+            # and off the event loop. A plain executor: asgiref's sync_to_async carried
+            # the consumer's context over and back for every viewer of every version,
+            # which a render (no request, no database) does not use (issue 14).
+            parts = await asyncio.get_running_loop().run_in_executor(
+                rendering.RENDER_THREADS, rendering.html_parts, snapshot, self.viewer)
         frame = rendering.html_frame(parts, self.sent_parts)
         self.sent_parts = dict(parts)
         marker = format_html('<div id="table-version" hx-swap-oob="true" hidden data-version="{}" data-base="{}"></div>',

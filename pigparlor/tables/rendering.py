@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,6 +30,9 @@ from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 SHELL_TEMPLATE = "tables/_shell.html"
+# The browser sockets' renders run here (pigparlor.tables.consumers): off the event
+# loop and the ORM's thread. Python runs one thread at a time, so two are plenty.
+RENDER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pigparlor-render")
 PAGE_LOG, FRAME_LOG = object(), object()  # Snapshot._named_lines' keys for the shared logs
 CACHE_SIZE = 4096
 

@@ -50,14 +50,20 @@ def test_a_pushed_notification_is_shown_and_opens_its_table(live_site, context_f
     session = context.new_cdp_session(page)
     payload = {"kind": "turn", "title": "Your turn — Pig Pile", "body": f"Table {table_id} is waiting on you.",
                "url": f"/tables/{table_id}/", "tag": f"turn-{table_id}", "badge": 1}
-    session.send("ServiceWorker.deliverPushMessage", {
-        "origin": live_site, "registrationId": registration_id(page, session, live_site), "data": json.dumps(payload)})
+    registration = registration_id(page, session, live_site)
     shown = []
-    for _ in range(100):
-        shown = page.evaluate(SHOWN)
+    # On a loaded machine (a full run on two cores) a push delivered by the dev tools
+    # was once not shown within 5 s: deliver again then (the same tag replaces, never adds).
+    for _attempt in range(3):
+        session.send("ServiceWorker.deliverPushMessage", {
+            "origin": live_site, "registrationId": registration, "data": json.dumps(payload)})
+        for _ in range(100):
+            shown = page.evaluate(SHOWN)
+            if shown:
+                break
+            page.wait_for_timeout(50)
         if shown:
             break
-        page.wait_for_timeout(50)
     assert shown == [{"title": "Your turn — Pig Pile", "body": f"Table {table_id} is waiting on you.",
                       "tag": f"turn-{table_id}", "url": f"{live_site}/tables/{table_id}/"}]
     # Headless Chromium has no notification to click: the worker gets the click event it would send.
