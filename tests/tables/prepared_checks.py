@@ -34,7 +34,7 @@ def check_all(user) -> None:
             else:
                 raise AssertionError(f"lock_row took {bad!r}")
         if connection.vendor == "postgresql":
-            sql = prepared._COMPILED[connections["default"]][("lock", Table)][0]
+            sql = prepared.compiled_for(connections["default"])[("lock", Table)][0]
             assert sql.endswith("FOR UPDATE"), sql
 
         locked.version, locked.state, locked.outcome = 4, {"deck": [], "é": True}, {"ranks": [1, 2]}
@@ -68,3 +68,25 @@ def check_all(user) -> None:
         assert "verison" in str(error)
     else:
         raise AssertionError("insert took an unknown field")
+
+
+def check_connections_are_not_kept() -> None:
+    """A thread's connection goes when the thread does, its compiled statements with it
+    (every HTTP request has a thread and a connection of its own)."""
+    import gc
+    import threading
+    import weakref
+
+    kept = []
+
+    def request():
+        with transaction.atomic():
+            prepared.lock_row(Table, 1)
+        kept.append(weakref.ref(connections["default"]))
+        connections["default"].close()
+
+    worker = threading.Thread(target=request)
+    worker.start()
+    worker.join()
+    gc.collect()
+    assert kept and kept[0]() is None, "the thread's connection is still alive"
