@@ -49,18 +49,30 @@ def lock_row(model: type[Model], pk, using: str = "default"):
     already holds the database), or None. A pk of the wrong type raises
     ``ValueError``/``TypeError`` as the ORM does."""
     connection = connections[using]
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("lock_row is for inside a transaction")
+    return _row(model, pk, using, lock=True)
+
+
+def read_row(model: type[Model], pk, using: str = "default"):
+    """``model.objects.filter(pk=pk).first()``, or None: the row as committed (a
+    socket of another process reading the version it was just told of)."""
+    return _row(model, pk, using, lock=False)
+
+
+def _row(model: type[Model], pk, using: str, lock: bool):
+    connection = connections[using]
 
     def compile_():
-        query = model.objects.select_for_update().order_by().filter(pk=0).query
+        queryset = model.objects.order_by().filter(pk=0)
+        query = (queryset.select_for_update() if lock else queryset).query
         compiler = query.get_compiler(connection=connection)
         sql, _ = compiler.as_sql()
         columns = [column for column, _, _ in compiler.select]
         names = [column.target.attname for column in columns]
         return sql, list(compiler.get_converters(columns).items()), names
 
-    if not connection.in_atomic_block:
-        raise TransactionManagementError("lock_row is for inside a transaction")
-    sql, converters, names = _compiled(connection, ("lock", model), compile_)
+    sql, converters, names = _compiled(connection, ("lock" if lock else "read", model), compile_)
     value = model._meta.pk.get_db_prep_value(pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [value])

@@ -23,6 +23,7 @@ from django.utils.safestring import mark_safe
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.pages import rating_change
 from pigparlor.ratings.queries import rating_changes
+from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
@@ -192,7 +193,12 @@ class Snapshot:
 
 def load_snapshot(table_id: int) -> Snapshot:
     """The table as committed now (one query for the row, one for the seats)."""
-    table = Table.objects.filter(pk=table_id).first()
+    try:
+        # Compiled once (prepared): on a second worker every socket of a table reads
+        # the row at every version it is told of (issue 14).
+        table = prepared.read_row(Table, table_id)
+    except (ValueError, TypeError):
+        table = None
     if table is None:
         raise TableError(NOT_FOUND, "no such table")
     key = (table.pk, table.version, table.seats_rev)

@@ -24,6 +24,8 @@ def check_all(user) -> None:
         locked = prepared.lock_row(Table, table.pk)
         assert fields_of(locked) == fields_of(Table.objects.get(pk=table.pk))
         assert locked._state.adding is False and locked._state.db == "default"
+        assert fields_of(prepared.read_row(Table, table.pk)) == fields_of(locked)
+        assert prepared.read_row(Table, table.pk + 1000) is None
         assert prepared.lock_row(Table, table.pk + 1000) is None
         assert prepared.lock_row(Table, None) is None  # as filter(pk=None): no row
         for bad in ("x", [1]):
