@@ -34,7 +34,7 @@ SHELL_TEMPLATE = "tables/_shell.html"
 # The browser sockets' renders run here (pigparlor.tables.consumers): off the event
 # loop and the ORM's thread. Python runs one thread at a time, so two are plenty.
 RENDER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pigparlor-render")
-PAGE_LOG, FRAME_LOG = object(), object()  # Snapshot._named_lines' keys for the shared logs
+PAGE_LOG, FRAME_LOG = object(), object()  # Snapshot._shared_logs' keys
 CACHE_SIZE = 4096
 
 
@@ -59,13 +59,19 @@ class Lru:
 
     def put(self, key, value):
         self.items[key] = value
-        try:
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        except KeyError:
-            pass
+        _newest_last(self.items, key, self.size)
         return value
+
+
+def _newest_last(items: OrderedDict, key, size: int) -> None:
+    """Move ``key`` to the end of ``items`` and drop the oldest beyond ``size``
+    (a key another thread evicted meanwhile is left alone, as a miss)."""
+    try:
+        items.move_to_end(key)
+        while len(items) > size:
+            items.popitem(last=False)
+    except KeyError:
+        pass
 
 
 class _Latest:
@@ -98,12 +104,7 @@ class _Latest:
         entry = self.items.get(group)
         if entry is None or self.order(entry[0]) <= self.order(key):
             self.items[group] = (key, value)
-            try:
-                self.items.move_to_end(group)
-                while len(self.items) > self.size:
-                    self.items.popitem(last=False)
-            except KeyError:
-                pass
+            _newest_last(self.items, group, self.size)
         return value
 
 
@@ -160,7 +161,11 @@ class Snapshot:
 
     @cached_property
     def _named_lines(self) -> dict:
-        return {}
+        return {}  # (text, html) -> the line named
+
+    @cached_property
+    def _shared_logs(self) -> dict:
+        return {}  # PAGE_LOG / FRAME_LOG -> (the view's events, the named log)
 
     def page_log(self, events) -> list[dict]:
         """A view's log as the page shows it (each line named, with who moved): built
@@ -173,11 +178,11 @@ class Snapshot:
         return self._shared_log(FRAME_LOG, events, lambda event: {**event, "text": self.named(event["text"])})
 
     def _shared_log(self, kind, events, name_one) -> list[dict]:
-        shared = self._named_lines.get(kind)
+        shared = self._shared_logs.get(kind)
         if shared is not None and shared[0] == events:
             return shared[1]
         log = [name_one(event) for event in events]
-        self._named_lines[kind] = (events, log)
+        self._shared_logs[kind] = (events, log)
         return log
 
     def named(self, text: str, html: bool = False) -> str:
