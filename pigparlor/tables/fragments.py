@@ -91,6 +91,10 @@ def _id(attrs: str) -> str | None:
 # the cut is the same. Autoescaped text cannot forge a slot (it has no raw ``<``),
 # and the scanner takes a slot for text (no tag name starts with U+E000).
 MEMO_SLOTS = "_memo_slots"
+# ``{% for_every_viewer %}`` (tables templatetags) keeps what it renders in the dict
+# a render's context holds under SHARED_BLOCKS (``rendering.html_parts``: one per
+# snapshot, so one per version for all its viewers).
+SHARED_BLOCKS = "_shared_blocks"
 SLOT = re.compile("<\ue000([0-9]+)>")
 
 

@@ -25,7 +25,7 @@ from pigparlor.ratings.pages import rating_change
 from pigparlor.ratings.queries import rating_changes
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
-from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, out_of_band, split_top_level
+from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
@@ -162,6 +162,11 @@ class Snapshot:
     @cached_property
     def _named_lines(self) -> dict:
         return {}  # (text, html) -> the line named
+
+    @cached_property
+    def shared_blocks(self) -> dict:
+        """``{% for_every_viewer %}`` blocks rendered for this version: name -> HTML."""
+        return {}
 
     @cached_property
     def _shared_logs(self) -> dict:
@@ -429,6 +434,7 @@ def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:
         return cached
     ctx = context(snapshot, viewer)
     slots = ctx[MEMO_SLOTS] = []  # the memoised partials' HTML, put back after the cut
+    ctx[SHARED_BLOCKS] = snapshot.shared_blocks  # what every viewer of this version is shown alike
     parts = split_top_level(render_table_template(SHELL_TEMPLATE, ctx))
     if snapshot.state is not None:
         parts.update(split_top_level(render_table_template(snapshot.game.table_template, ctx)))

@@ -6,7 +6,7 @@ from django.template import Context, Engine, TemplateSyntaxError
 from django.utils.safestring import mark_safe
 
 from pigparlor.tables import rendering
-from pigparlor.tables.fragments import MEMO_SLOTS, fill_slots, split_top_level
+from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, split_top_level
 from pigparlor.tables.templatetags import tables as tags
 from tests.tables.helpers import bot_game_snapshots
 
@@ -14,6 +14,9 @@ PARTIALS = {
     "card.html": '<span class="card" data-n="{{ card.n }}">{{ card.name }}{% if size %} ({{ size }}){% endif %}</span>',
     "memo.html": '{% load tables %}<div id="a">{% for card in cards %}{% memo_include "card.html" card=card %}'
                  '{% endfor %}</div><p id="b">{{ note }}</p>',
+    "shared.html": '{% load tables %}<div id="a">{% for_every_viewer "a" %}{% for card in cards %}'
+                   '{% memo_include "card.html" card=card %}{% endfor %}{% endfor_every_viewer %}</div>'
+                   '<p id="b">{{ note }}</p>',
     "plain.html": '<div id="a">{% for card in cards %}{% include "card.html" with card=card only %}'
                   '{% endfor %}</div><p id="b">{{ note }}</p>',
 }
@@ -58,6 +61,37 @@ def test_slots_are_cut_around_and_filled_back_and_cannot_be_forged(engine):
     assert "&lt;\ue0000&gt;" in parts["b"] and "Ace" not in parts["b"]
 
 
+def test_a_block_for_every_viewer_is_rendered_once_per_shared_dict(engine):
+    """``{% for_every_viewer %}``: the first render of a version keeps the block, later
+    viewers of that version are given it (even were their context to differ); without
+    a dict (a page render, a test) it renders in place."""
+    cards = [{"n": 1, "name": "Ace"}]
+    blocks = {}
+    first = render(engine, "shared.html", cards=cards, note="you", **{SHARED_BLOCKS: blocks})
+    assert first == render(engine, "plain.html", cards=cards, note="you") and set(blocks) == {"a"}
+    later = render(engine, "shared.html", cards=[{"n": 2, "name": "Two"}], note="me", **{SHARED_BLOCKS: blocks})
+    assert "Ace" in later and "Two" not in later and "me" in later  # the block given, the rest rendered
+    assert "Two" in render(engine, "shared.html", cards=[{"n": 2, "name": "Two"}], note="")  # no dict: in place
+    assert "Two" in render(engine, "shared.html", cards=[{"n": 2, "name": "Two"}], note="", **{SHARED_BLOCKS: {}})
+
+
+def test_a_shared_block_is_one_slot_with_its_partials_in_place(engine):
+    cards = [{"n": 1, "name": "Ace"}, {"n": 2, "name": "Two"}]
+    blocks, slots = {}, []
+    html = engine.get_template("shared.html").render(
+        Context({"cards": cards, "note": "x", MEMO_SLOTS: slots, SHARED_BLOCKS: blocks}))
+    assert len(slots) == 1 and "<\ue000" not in slots[0] and slots[0] == blocks["a"]
+    assert fill_slots(split_top_level(html), slots) == split_top_level(render(engine, "plain.html", cards=cards, note="x"))
+
+
+def test_for_every_viewer_takes_one_quoted_name():
+    bare = Engine(libraries={"tables": "pigparlor.tables.templatetags.tables"})
+    for source in ('{% for_every_viewer %}x{% endfor_every_viewer %}', '{% for_every_viewer name %}x{% endfor_every_viewer %}',
+                   '{% for_every_viewer "a" "b" %}x{% endfor_every_viewer %}', '{% for_every_viewer "a" %}x'):
+        with pytest.raises(TemplateSyntaxError):
+            bare.from_string("{% load tables %}" + source)
+
+
 def test_memo_include_names_a_quoted_template_then_pairs(engine):
     with pytest.raises(TemplateSyntaxError):
         Engine(libraries={"tables": "pigparlor.tables.templatetags.tables"}).from_string(
@@ -69,16 +103,20 @@ def test_memo_include_names_a_quoted_template_then_pairs(engine):
 
 @pytest.mark.parametrize("slug", ["oink", "pigpile", "piggypiggy", "snout"])
 def test_every_viewers_parts_are_what_rendering_in_place_gives(slug):
-    """The parts with slots filled equal the parts cut from a plain render (no slots),
-    for the spectator and every seat, over a whole seeded bot game."""
+    """The parts with slots filled equal the parts cut from a plain render (no slots, no
+    shared blocks), for the spectator and every seat, over a whole seeded bot game; each
+    version is rendered first for another viewer, whose ``{% for_every_viewer %}`` blocks
+    the others are then given."""
     rendering.HTML.items.clear()
     checked = 0
-    for snapshot in bot_game_snapshots(slug, seed=5, name="Player <{}>")[::7]:
-        for viewer in (None, 0, 1, 2, 3):
+    viewers = (None, 0, 1, 2, 3)
+    for at, snapshot in enumerate(bot_game_snapshots(slug, seed=5, name="Player <{}>")[::7]):
+        for viewer in viewers[at % 5:] + viewers[:at % 5]:
             ctx = rendering.context(snapshot, viewer)
             plain = split_top_level(rendering.render_table_template(rendering.SHELL_TEMPLATE, ctx))
             plain.update(split_top_level(rendering.render_table_template(snapshot.game.table_template, ctx)))
             parts = rendering.html_parts(snapshot, viewer)
             assert parts == plain, (slug, snapshot.table.version, viewer)
             checked += 1
+        assert snapshot.shared_blocks  # the blocks were shared, not rendered in place
     assert checked > 20

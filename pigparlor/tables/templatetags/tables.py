@@ -9,6 +9,11 @@ name in it wrapped in ``<bdi>``.
 
 ``{% memo_include "game/_card.html" card=card %}``: a partial rendered once per
 process for the values it is given (below).
+
+``{% for_every_viewer "name" %}…{% endfor_every_viewer %}``: rendered once per
+version for all the table's viewers (below).
+
+``{% log_lines log %}``: the table log's items, newest first (below).
 """
 import json
 import pickle
@@ -16,9 +21,9 @@ import re
 
 from django import template
 from django.utils.html import escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 
-from pigparlor.tables.fragments import MEMO_SLOTS, slot
+from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, slot
 from pigparlor.tables.rendering import Lru
 
 register = template.Library()
@@ -99,3 +104,64 @@ def memo_include(parser, token):
     if len(extra) != len(bits) - 2:
         raise template.TemplateSyntaxError(f"{bits[0]}: every value after the name must be name=value")
     return MemoIncludeNode(bits[1][1:-1], extra)
+
+
+# -- {% for_every_viewer %} ---------------------------------------------------------
+class ForEveryViewerNode(template.Node):
+    def __init__(self, name: str, nodelist):
+        self.name, self.nodelist = name, nodelist
+
+    def render(self, context):
+        blocks = context.get(SHARED_BLOCKS)
+        if blocks is None:  # a render outside html_parts: in place
+            return self.nodelist.render(context)
+        html = blocks.get(self.name)
+        if html is None:
+            with context.push({MEMO_SLOTS: None}):  # partials in place: the block is one slot
+                html = mark_safe(self.nodelist.render(context))
+            html = blocks.setdefault(self.name, html)  # two render threads: either is the same
+        slots = context.get(MEMO_SLOTS)
+        if slots is None:
+            return html
+        slots.append(html)
+        return mark_safe(slot(len(slots) - 1))
+
+
+@register.tag
+def for_every_viewer(parser, token):
+    """``<section id="pp-pile">{% for_every_viewer "pp-pile" %}…{% endfor_every_viewer %}</section>``:
+    the block is rendered by the first viewer of a version and given as it is to the
+    others (``Snapshot.shared_blocks``), as one slot of the cut (``MEMO_SLOTS``). Only
+    for blocks that show every viewer the same (public cards, the log, the score sheet),
+    never a hand, a prompt or a "you"; tests/tables/test_memo_include.py renders every
+    viewer of seeded games in place and starting from each viewer to hold that. Inside
+    an element, never around one: the cut must still see the element's tags."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
+        raise template.TemplateSyntaxError(f"{bits[0]} takes one quoted block name")
+    nodelist = parser.parse(("endfor_every_viewer",))
+    parser.delete_first_token()
+    return ForEveryViewerNode(bits[1][1:-1], nodelist)
+
+
+# -- {% log_lines %} -----------------------------------------------------------------
+LOG_LINES = Lru(16384)
+
+
+@register.simple_tag
+def log_lines(log):
+    """The log's ``<li>`` items, newest first (``tables/_shell.html``), each line's HTML
+    remembered by its number, who and text: a version renders only its new lines. A
+    long game's log has hundreds, and rendering them all at every version was a ninth
+    of a browser seat's update, the largest single piece (issue 14)."""
+    items = []
+    for event in reversed(log):
+        number, who, text = event.get("n", ""), event.get("who"), event.get("text", "")
+        key = (number, who, text, isinstance(text, SafeData), isinstance(who, SafeData))
+        html = LOG_LINES.get(key)
+        if html is None:
+            html = format_html('<li data-n="{}">{}{}</li>', number,
+                               format_html("<b><bdi>{}</bdi></b> ", who) if who else "", text)
+            LOG_LINES.put(key, html)
+        items.append(html)
+    return mark_safe("".join(items))
