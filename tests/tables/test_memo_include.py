@@ -120,3 +120,17 @@ def test_every_viewers_parts_are_what_rendering_in_place_gives(slug):
             checked += 1
         assert snapshot.shared_blocks  # the blocks were shared, not rendered in place
     assert checked > 20
+
+
+def test_log_lines_are_the_log_newest_first_escaped_as_the_template_did():
+    """``{% log_lines %}``: each line's HTML is remembered, but a marked-safe text (the
+    page's named lines) and the same characters as plain text stay apart."""
+    tags.LOG_LINES.items.clear()
+    log = [{"n": 1, "who": "Ana <3", "text": mark_safe("played <b>two 5s</b>")},
+           {"n": 2, "who": None, "text": "<b>Round 2</b> & on"}]
+    expected = ('<li data-n="2">&lt;b&gt;Round 2&lt;/b&gt; &amp; on</li>'
+                '<li data-n="1"><b><bdi>Ana &lt;3</bdi></b> played <b>two 5s</b></li>')
+    assert tags.log_lines(log) == expected and tags.log_lines(log) == expected  # a miss, then a hit
+    plain = [{"n": 1, "who": "Ana <3", "text": "played <b>two 5s</b>"}]
+    assert tags.log_lines(plain) == '<li data-n="1"><b><bdi>Ana &lt;3</bdi></b> played &lt;b&gt;two 5s&lt;/b&gt;</li>'
+    assert tags.log_lines([]) == ""
