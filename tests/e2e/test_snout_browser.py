@@ -27,26 +27,25 @@ def version(page) -> int:
     return int(page.locator("#table-version").get_attribute("data-version") or 0)
 
 
-def answered(page, before: int) -> bool:
-    """Wait until a newer version (or an error) comes back; False if none came within 10 s."""
+def comes_true(page, script: str, arg, timeout_ms: int) -> bool:
+    """Whether ``script(arg)`` comes true in the page within ``timeout_ms``."""
     try:
-        page.wait_for_function(
-            "([before]) => Number(document.querySelector('#table-version').dataset.version) > before"
-            " || document.querySelector('#table-error[data-code]') !== null", arg=[before], timeout=10_000)
+        page.wait_for_function(script, arg=arg, timeout=timeout_ms)
     except PlaywrightError:
         return False
     return True
+
+
+def answered(page, before: int) -> bool:
+    """Wait until a newer version (or an error) comes back; False if none came within 10 s."""
+    return comes_true(page, "([before]) => Number(document.querySelector('#table-version').dataset.version) > before"
+                            " || document.querySelector('#table-error[data-code]') !== null", [before], 10_000)
 
 
 def picked(page, card: str) -> bool:
     """Whether the card shows as chosen within a second (the picker re-renders after a swap)."""
-    try:
-        page.wait_for_function(
-            "([card]) => document.querySelector(`#sn-hand .sn-pick[data-card=\"${card}\"]`)"
-            "?.getAttribute('aria-pressed') === 'true'", arg=[card], timeout=1_000)
-    except PlaywrightError:
-        return False
-    return True
+    return comes_true(page, "([card]) => document.querySelector(`#sn-hand .sn-pick[data-card=\"${card}\"]`)"
+                            "?.getAttribute('aria-pressed') === 'true'", [card], 1_000)
 
 
 def pass_three(page, seen: dict, retap: bool) -> bool:

@@ -82,11 +82,16 @@ class MemoIncludeNode(template.Node):
                                                    use_l10n=context.use_l10n, use_tz=context.use_tz))
             if key is not None:
                 MEMO.put(key, html)
-        slots = context.get(MEMO_SLOTS)
-        if slots is None:
-            return html
-        slots.append(html)
-        return mark_safe(slot(len(slots) - 1))
+        return _as_slot(context, html)
+
+
+def _as_slot(context, html: str) -> str:
+    """``html`` left as a slot where the render cuts around them (``MEMO_SLOTS``), else in place."""
+    slots = context.get(MEMO_SLOTS)
+    if slots is None:
+        return html
+    slots.append(html)
+    return mark_safe(slot(len(slots) - 1))
 
 
 @register.tag
@@ -120,11 +125,7 @@ class ForEveryViewerNode(template.Node):
             with context.push({MEMO_SLOTS: None}):  # partials in place: the block is one slot
                 html = mark_safe(self.nodelist.render(context))
             html = blocks.setdefault(self.name, html)  # two render threads: either is the same
-        slots = context.get(MEMO_SLOTS)
-        if slots is None:
-            return html
-        slots.append(html)
-        return mark_safe(slot(len(slots) - 1))
+        return _as_slot(context, html)
 
 
 @register.tag
