@@ -33,6 +33,7 @@ def table_page(request, table_id: int):
         "ws_url": f"/ws/tables/{table_id}/{query}",
         "bot_moves": bot_moves_while_away(request, snapshot, viewer),
         "min_show_ms": 0 if snapshot.game.engine.realtime else settings.PIGPARLOR_MIN_SHOW_MS,
+        "realtime": snapshot.game.engine.realtime,
         "game_stylesheet": game_stylesheet(snapshot.game.slug),
     })
 

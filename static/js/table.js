@@ -20,6 +20,12 @@
 //   game's board too: every top-level [data-seat] element of that seat gets
 //   .is-last-mover and a badge with its last action, until the next move.
 // - A part that arrives unchanged is not swapped (see the oobBeforeSwap handler).
+// - A press holds frames (turn-based games): while a finger or the mouse is down on
+//   a control of the board, or Space or Enter is down on a focused one, frames wait
+//   and are shown once the press has ended (its click dispatched), in order. A frame
+//   that replaced the control between down and up lost the tap: the up landed on
+//   its twin, so no click. Held PRESS_HOLD_MS at most. Not in a real-time game, where
+//   a finger resting on the board must not hold back the next card.
 // - Focus survives a frame: a frame swaps whole parts of the board, so the focused
 //   control is replaced by its twin (same id, or the same kind of control with the
 //   same card/key under the same part); the twin gets the focus back. Without it the
@@ -39,6 +45,10 @@
   var waiting = [];
   var shownAt = 0;
   var releaseTimer = null;
+  var holdsPresses = page.dataset.realtime !== "true";
+  var PRESS_HOLD_MS = 1000;
+  var pressing = false;
+  var pressTimer = null;
 
   function highestLogNumber() {
     var items = document.querySelectorAll("#table-log [data-n]");
@@ -188,7 +198,7 @@
 
   function release() {
     releaseTimer = null;
-    while (waiting.length) {
+    while (waiting.length && !pressing) {
       var wait = minShowMs - (Date.now() - shownAt);
       if (wait > 0 && !document.hidden) {
         releaseTimer = window.setTimeout(release, wait);
@@ -203,12 +213,40 @@
     while (waiting.length) { show(waiting.shift()); }
   }
 
+  function pressStarts(event) {
+    var control = event.target && event.target.closest ? event.target.closest("button, a, label, [role=button]") : null;
+    if (!holdsPresses || !control || !socketElt.contains(control)) { return; }
+    pressing = true;
+    window.clearTimeout(pressTimer);
+    pressTimer = window.setTimeout(pressEnds, PRESS_HOLD_MS);
+  }
+
+  function pressEnds() {
+    if (!pressing) { return; }
+    pressing = false;
+    window.clearTimeout(pressTimer);
+    pressTimer = null;
+    if (releaseTimer === null) { release(); }
+  }
+
+  document.addEventListener("pointerdown", pressStarts, true);
+  document.addEventListener("keydown", function (event) {
+    if ((event.key === " " || event.key === "Enter") && !event.repeat) { pressStarts(event); }
+  }, true);
+  // The click follows the up (a touch's a moment later): the press ends after it.
+  ["pointerup", "pointercancel", "keyup"].forEach(function (kind) {
+    document.addEventListener(kind, function () {
+      if (pressing) { window.setTimeout(pressEnds, 50); }
+    }, true);
+  });
+
   socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
     var message = event.detail.message;
     noteFocus();
     if (!isFrame(message)) { return; }  // an error or a ping: at once
-    if (minShowMs > 0 && !document.hidden && (waiting.length || Date.now() - shownAt < minShowMs)) {
+    if (!document.hidden && (pressing || waiting.length ||
+                             (minShowMs > 0 && Date.now() - shownAt < minShowMs))) {
       event.preventDefault();
       waiting.push(message);
       if (releaseTimer === null) { release(); }

@@ -183,3 +183,37 @@ def test_early_snout_is_offered_after_a_toss_and_called_on_a_phone(live_site, co
 
     assert seen.get("Snout!", 0) >= 1
     assert errors == []
+
+
+# Every socket the page opens, to send it a message of our own (the JSON the page's
+# socket reads: {"type": "snapshot"} asks for the whole table again).
+KEEP_SOCKETS = """(() => { const Native = window.WebSocket; window.__sockets = [];
+  function Kept(url, protocols) { const socket = new Native(url, protocols); window.__sockets.push(socket); return socket; }
+  Kept.prototype = Native.prototype;
+  Object.assign(Kept, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Kept; })();"""
+
+
+def test_a_frame_that_arrives_while_a_card_is_pressed_waits_for_the_tap(live_site, context_factory):
+    """table.js: a frame that came between a finger going down and up replaced the card,
+    the up landed on its twin and the tap was lost. Frames now wait for the press to end."""
+    context = context_factory(viewport=IPHONE)
+    context.add_init_script(KEEP_SOCKETS)
+    page = context.new_page()
+    sign_up(page, live_site)
+    start_a_game(page, live_site, seats=4, early_snout=False)
+    card = page.locator("#sn-hand .sn-pick[aria-pressed=false]").first
+    number = card.get_attribute("data-card")
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()  # in the viewport, where the mouse goes
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("""() => { window.__arrived = 0;
+        document.getElementById('table-socket').addEventListener('htmx:wsBeforeMessage', () => window.__arrived++);
+        document.getElementById('sn-hand').dataset.mark = 'before';  // a swapped-in part has no mark
+        window.__sockets.find(socket => socket.url.includes('/ws/tables/')).send(JSON.stringify({type: 'snapshot'})); }""")
+    page.wait_for_function("() => window.__arrived > 0")
+    assert page.locator("#sn-hand[data-mark=before]").count() == 1  # the frame waits (at most 1 s)
+    page.mouse.up()
+    page.wait_for_function("() => !document.querySelector('#sn-hand[data-mark]')")  # then it is shown
+    assert page.locator(f'#sn-hand .sn-pick[data-card="{number}"]').get_attribute("aria-pressed") == "true"

@@ -196,3 +196,12 @@ def test_rematch_over_the_json_api(count_game):
     assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
     assert Client().post("/api/tables/999999/rematch/", content_type="application/json",
                          **headers).status_code == 404
+
+
+@pytest.mark.parametrize(("game", "realtime"), [("oink", "true"), ("pigpile", "false"), ("snout", "false")])
+def test_the_page_says_whether_its_game_is_real_time(game, realtime):
+    """table.js holds frames during a press only at turn-based tables (docs/platform.md §5)."""
+    ana = make_user("ana")
+    table = services.create_table(host=ana, game=game, seats=3, bots=2)
+    page = Client().get(f"/tables/{table.pk}/").content.decode()
+    assert f'data-realtime="{realtime}"' in page
