@@ -164,13 +164,13 @@ REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # socket_timeout: redis-py 8 defaults it to 5 s, the same as channels_redis'
-            # blocking pop (BZPOPMIN, 5 s), so an idle socket's receive timed out and
-            # its consumer crashed (django/channels_redis#422). Longer than the pop, a
-            # Redis that stops answering is still noticed.
+            # Redis's publish/subscribe (pigparlor/layers.py says why, and how a socket
+            # catches up after Redis restarts). Memberships live in the process, so a
+            # killed process leaves none behind.
+            "BACKEND": "pigparlor.layers.RedisPubSubChannelLayer",
+            # socket_timeout: redis-py 8 defaults it to 5 s; longer than the layer's
+            # 0.1 s reads, a Redis that stops answering is still noticed.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 30}],
-                       "capacity": 1000,
                        # Processes that share a prefix hear each other; another prefix
                        # (another site, a parallel test run) on the same Redis does not.
                        "prefix": os.environ.get("REDIS_PREFIX", "asgi")},

@@ -146,6 +146,11 @@ class TableSocket(AsyncWebsocketConsumer):
             snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
         await self.send_snapshot(snapshot, full=False)
 
+    async def table_resync(self, event):
+        """The channel layer's subscription came back (pigparlor/layers.py): what was
+        announced while it was down never came, so send the table as it is now."""
+        await self.resend()
+
     async def send_snapshot(self, snapshot, full: bool):
         """Send this version as the socket's user may see it now: the viewer is
         worked out again at every send, so a socket follows its user into and
