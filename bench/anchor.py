@@ -17,6 +17,11 @@ from __future__ import annotations
 
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the layer is ours (pigparlor.layers)
+
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -26,8 +31,8 @@ from django.conf import settings  # noqa: E402
 
 if not settings.configured:
     redis_url = os.environ.get("REDIS_URL")
-    layer = ({"BACKEND": "channels_redis.core.RedisChannelLayer",
-              "CONFIG": {"hosts": [{"address": redis_url, "max_connections": 1000}], "capacity": 1000,
+    layer = ({"BACKEND": "pigparlor.layers.RedisPubSubChannelLayer",
+              "CONFIG": {"hosts": [{"address": redis_url, "max_connections": 1000}],
                          "prefix": os.environ.get("REDIS_PREFIX", "anchor")}}
              if redis_url else {"BACKEND": "channels.layers.InMemoryChannelLayer"})
     settings.configure(CHANNEL_LAYERS={"default": layer}, INSTALLED_APPS=["channels"], ALLOWED_HOSTS=["*"])
