@@ -48,6 +48,7 @@
   var holdsPresses = page.dataset.realtime !== "true";
   var PRESS_HOLD_MS = 1000;
   var pressing = false;
+  var presses = 0;          // which press is on: an up's late end must not end the next one
   var pressTimer = null;
 
   function highestLogNumber() {
@@ -217,6 +218,7 @@
     var control = event.target && event.target.closest ? event.target.closest("button, a, label, [role=button]") : null;
     if (!holdsPresses || !control || !socketElt.contains(control)) { return; }
     pressing = true;
+    presses += 1;
     window.clearTimeout(pressTimer);
     pressTimer = window.setTimeout(pressEnds, PRESS_HOLD_MS);
   }
@@ -236,7 +238,9 @@
   // The click follows the up (a touch's a moment later): the press ends after it.
   ["pointerup", "pointercancel", "keyup"].forEach(function (kind) {
     document.addEventListener(kind, function () {
-      if (pressing) { window.setTimeout(pressEnds, 50); }
+      if (!pressing) { return; }
+      var press = presses;
+      window.setTimeout(function () { if (press === presses) { pressEnds(); } }, 50);
     }, true);
   });
 
