@@ -48,7 +48,6 @@ class InMemoryChannelLayer(ChannelsInMemoryLayer):
 # table afresh from the database ("table.resync", TableSocket.table_resync): no seat
 # is left on an old version until the next move. Built on channels-redis 4.3.0's
 # classes (pinned in pyproject.toml); tests/scaleout/test_layer.py holds it to that.
-TABLE_GROUP = "__group__table-"  # the layer's name for a group_name(table_id)
 
 
 class _Shard(pubsub.RedisSingleShardConnection):
@@ -82,10 +81,13 @@ class _LoopLayer(pubsub.RedisPubSubLoopLayer):
 
     def resync_tables(self) -> None:
         """Tell every table socket of this process to send its table afresh."""
+        from pigparlor.tables.broadcast import TABLE_GROUP_PREFIX
+
+        tables = self._get_group_channel_name(TABLE_GROUP_PREFIX)  # what every table group's name starts with
         message = self.channel_layer.serialize({"type": "table.resync"})
         told = 0
         for group_channel, members in self.groups.items():
-            if TABLE_GROUP in group_channel:
+            if group_channel.startswith(tables):
                 for channel in members:
                     queue = self.channels.get(channel)
                     if queue is not None:

@@ -32,8 +32,11 @@ log = logging.getLogger(__name__)
 slow_log = logging.getLogger("pigparlor.slow")
 
 
+TABLE_GROUP_PREFIX = "table-"  # every table's group (pigparlor.layers resyncs them after a Redis outage)
+
+
 def group_name(table_id: int) -> str:
-    return f"table-{table_id}"
+    return f"{TABLE_GROUP_PREFIX}{table_id}"
 
 
 def session_group(session_key: str) -> str:
