@@ -34,7 +34,7 @@ SHELL_TEMPLATE = "tables/_shell.html"
 # The browser sockets' renders run here (pigparlor.tables.consumers): off the event
 # loop and the ORM's thread. Python runs one thread at a time, so two are plenty.
 RENDER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pigparlor-render")
-PAGE_LOG, FRAME_LOG = object(), object()  # Snapshot._shared_logs' keys
+PAGE_LOG, FRAME_LOG, LAST_MOVES = object(), object(), object()  # Snapshot._shared_logs' keys
 CACHE_SIZE = 4096
 
 
@@ -170,7 +170,7 @@ class Snapshot:
 
     @cached_property
     def _shared_logs(self) -> dict:
-        return {}  # PAGE_LOG / FRAME_LOG -> (the view's events, the named log)
+        return {}  # PAGE_LOG / FRAME_LOG -> (the view's events, the named log); LAST_MOVES -> (that log, last_moves)
 
     def page_log(self, events) -> list[dict]:
         """A view's log as the page shows it (each line named, with who moved): built
@@ -373,15 +373,22 @@ def headline(standings: list[dict]) -> str:
     return f"{names} share the win with {winners[0]['score_text']}"
 
 
-def last_moves(log: list[dict], viewer: int | None) -> tuple[dict, int | None]:
-    """Each seat's latest line in the log, and the seat (not the viewer's) that moved last."""
-    latest = {}
-    mover = None
-    for event in log:
-        seat = event.get("seat")
-        if isinstance(seat, int):
-            latest[seat] = event["text"]
-            mover = seat
+def last_moves(log: list[dict], viewer: int | None, snapshot: Snapshot | None = None) -> tuple[dict, int | None]:
+    """Each seat's latest line in the log, and the seat (not the viewer's) that moved last.
+    Given the ``snapshot`` whose ``page_log`` the log is, worked out once for all its viewers."""
+    shared = snapshot._shared_logs.get(LAST_MOVES) if snapshot is not None else None
+    if shared is not None and shared[0] is log:
+        latest, mover = shared[1]
+    else:
+        latest = {}
+        mover = None
+        for event in log:
+            seat = event.get("seat")
+            if isinstance(seat, int):
+                latest[seat] = event["text"]
+                mover = seat
+        if snapshot is not None:
+            snapshot._shared_logs[LAST_MOVES] = (log, (latest, mover))
     return latest, (mover if mover != viewer else None)
 
 
@@ -404,7 +411,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     standings = standings_of(snapshot, names)
     log = snapshot.page_log(view.get("log", ()))
     running = snapshot.table.status == "running"
-    latest, mover = last_moves(log, viewer)
+    latest, mover = last_moves(log, viewer, snapshot)
     for player in people:
         player["last_move"] = latest.get(player["index"], "")
         player["moved_last"] = running and player["index"] == mover

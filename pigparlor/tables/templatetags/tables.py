@@ -43,10 +43,21 @@ def isolate_names(sentence, players):
     a right-to-left name cannot reorder the words around it (issue 9 item 10).
     A game's presenter builds sentences such as "Ana is playing" in plain
     Python; the isolation happens here, at the edge, for every game alike."""
-    names = sorted({player["name"] for player in players or () if player.get("name")}, key=len, reverse=True)
+    names = tuple(sorted({player["name"] for player in players or () if player.get("name")}, key=lambda name: (-len(name), name)))
     sentence = str(sentence)
     if not names:
         return escape(sentence)
+    key = (sentence, names)  # a prompt is the same for many versions and viewers (issue 14)
+    isolated = ISOLATED.get(key)
+    if isolated is None:
+        isolated = ISOLATED.put(key, _isolated(sentence, names))
+    return isolated
+
+
+ISOLATED = Lru(4096)
+
+
+def _isolated(sentence: str, names: tuple[str, ...]) -> str:
     pieces, last = [], 0
     for match in re.finditer("|".join(map(re.escape, names)), sentence):
         pieces += [escape(sentence[last:match.start()]), format_html("<bdi>{}</bdi>", match.group(0))]
