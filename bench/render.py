@@ -1,6 +1,8 @@
 """What one version of a live table costs to render for its browser seats.
 
     .venv/bin/python bench/render.py [--game pigpile] [--versions 200] [--profile 25]
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/render.py --game pigpile --live 60 140     # "I refs": instructions
 
 Plays a bot-only game (4 seats, sensible bots) through the engine and, for
 ``--versions`` of its states, renders the frame parts every seat's browser
@@ -11,6 +13,13 @@ context, rendering the shell and the game's template, and cutting them into
 parts; ``--profile N`` prints cProfile's top N functions. No database: the
 table, seats and players are unsaved model instances
 (``tests.tables.helpers.bot_game_snapshots``). Measures only.
+
+``--live FROM TO`` renders versions FROM..TO-1 in order for every seat and
+prints nothing: run under valgrind's callgrind, the instruction count is the
+same on a busy machine, so two commits compare to within a fraction of a per
+cent where timings here move by ±10 % (the difference of two counts is the
+change's; the same Python, seed and ``PYTHONHASHSEED``; ``--live 60 60`` counts the
+setup alone).
 """
 import argparse
 import cProfile
@@ -73,7 +82,16 @@ def main():
     parser.add_argument("--versions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", type=int, default=0, help="print cProfile's top N functions")
+    parser.add_argument("--live", nargs=2, type=int, metavar=("FROM", "TO"),
+                        help="only render versions FROM..TO-1 of the game in order, for every seat, as a live "
+                             "table does (the memo warm from the versions before), and print nothing: "
+                             "for an instruction count under valgrind (docs/benchmarks.md)")
     args = parser.parse_args()
+    if args.live:
+        for snapshot in bot_game_snapshots(args.game, args.seed)[args.live[0]:args.live[1]]:
+            for viewer in range(SEATS):
+                rendering.html_parts(snapshot, viewer)
+        return
     game = get_game(args.game)
     snaps = snapshots(args.game, args.versions, args.seed)
     random.Random(args.seed).shuffle(snaps)
