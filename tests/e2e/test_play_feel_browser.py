@@ -18,7 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ROOT, start_site, stop_site
-from tests.e2e.conftest import horizontal_overflow, leave, sign_up, wait_for_table_page, wait_until_over
+from tests.e2e.conftest import (horizontal_overflow, leave, sign_up, wait_for_first_frame, wait_for_table_page,
+                                wait_until_over)
 from tests.e2e.contrast import low_contrast
 from tests.games.oink.helpers import near_the_end
 
@@ -155,6 +156,9 @@ def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factor
     wait_for_table_page(page)
     notice = page.locator(".bot-notice")
     expect(notice).to_have_text(re.compile(r"^A bot played \d+ moves? for you while you were away\.$"))
+    # The seat is back once the page's socket is open (its first frame): until then the bot
+    # still plays it, and a reload that quick has a new move to tell of (seen on a loaded box).
+    wait_for_first_frame(page)
     page.reload()
     assert page.locator(".bot-notice").count() == 0  # said once
     shoot(page, "back-at-the-table-snout-390")

@@ -204,8 +204,14 @@ def test_a_frame_that_arrives_while_a_card_is_pressed_waits_for_the_tap(live_sit
     start_a_game(page, live_site, seats=4, early_snout=False)
     card = page.locator("#sn-hand .sn-pick[aria-pressed=false]").first
     number = card.get_attribute("data-card")
-    card.scroll_into_view_if_needed()
-    box = card.bounding_box()  # in the viewport, where the mouse goes
+    for attempt in range(3):  # the bots' passes bring frames that replace the card meanwhile
+        try:
+            card.scroll_into_view_if_needed(timeout=5_000)
+            box = card.bounding_box(timeout=5_000)  # in the viewport, where the mouse goes
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.evaluate("""() => { window.__arrived = 0;
