@@ -14,6 +14,7 @@ table's replay document (``GET /api/tables/<id>/replay/``, docs/api.md) with
 from __future__ import annotations
 
 import codecs
+import functools
 import hashlib
 import json
 from typing import Iterator, Sequence
@@ -38,16 +39,15 @@ def state_digest(dumped) -> str:
     return hashlib.sha256(canonical_json(dumped)).hexdigest()
 
 
-# Where orjson may write a number otherwise than json: every float it writes has a
-# digit followed by ``.`` or an exponent (json writes ``1e+16`` where orjson writes
-# ``1e16``). Text inside a string can look the same; then json is used, for nothing.
-# (NaN and infinity are not JSON: no engine's dump may hold them, the contract's
-# ``load(dump(s)) == s`` through JSON would fail.)
-# Found as ``0.`` in the text with every digit made ``0``, ``.``/``e``/``E`` made ``.``
-# and every other byte a space: two passes in C, where a regular expression took
-# half as long as json itself.
-_FLOAT_SHAPE = bytes.maketrans(b"0123456789eE", b"0000000000..").translate(
-    bytes.maketrans(bytes(range(256)), bytes(b if b in b"0." else 32 for b in range(256))))
+# Where orjson may write a number otherwise than json (``1e16`` where json writes
+# ``1e+16``): every float it writes has a digit followed by ``.`` or an exponent.
+# Found as ``0.`` in the text with each digit made ``0``, each ``.``/``e``/``E`` a ``.``
+# and every other byte a space (two passes in C; a regular expression took half as
+# long as json itself). Text inside a string can look the same: then json is used,
+# for nothing. (NaN and infinity are not JSON: the contract's ``load(dump(s)) == s``
+# through JSON would fail, so no engine's dump holds them.)
+_FLOAT_SHAPE = bytes(ord("0") if byte in b"0123456789" else ord(".") if byte in b".eE" else ord(" ")
+                     for byte in range(256))
 
 
 def canonical_json(value) -> bytes:
@@ -61,7 +61,7 @@ def canonical_json(value) -> bytes:
     if orjson is not None:
         try:
             text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-        except (orjson.JSONEncodeError, TypeError):
+        except TypeError:  # orjson.JSONEncodeError is one: a big integer, a non-string key
             text = None
         if text is not None and b"0." not in text.translate(_FLOAT_SHAPE):
             if not text.isascii():
@@ -70,19 +70,14 @@ def canonical_json(value) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
+@functools.lru_cache(maxsize=4096)  # a game's log repeats the same few, "—" above all
+def _escaped(run: str) -> str:
+    return json.dumps(run)[1:-1]
+
+
 def _json_escapes(error: UnicodeEncodeError):
-    """An encoding error handler: each run of non-ASCII characters as json escapes them
-    (remembered: a game's log repeats the same few, "—" above all)."""
-    run = error.object[error.start:error.end]
-    escaped = _ESCAPED.get(run)
-    if escaped is None:
-        if len(_ESCAPED) >= 4096:
-            _ESCAPED.clear()
-        escaped = _ESCAPED[run] = json.dumps(run)[1:-1]
-    return escaped, error.end
-
-
-_ESCAPED: dict[str, str] = {}
+    """An encoding error handler: each run of non-ASCII characters as json escapes them."""
+    return _escaped(error.object[error.start:error.end]), error.end
 
 
 JSON_ESCAPES = "pigparlor-json-escapes"

@@ -34,7 +34,7 @@ SHELL_TEMPLATE = "tables/_shell.html"
 # The browser sockets' renders run here (pigparlor.tables.consumers): off the event
 # loop and the ORM's thread. Python runs one thread at a time, so two are plenty.
 RENDER_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="pigparlor-render")
-PAGE_LOG, FRAME_LOG, LAST_MOVES = object(), object(), object()  # Snapshot._shared_logs' keys
+PAGE_LOG, FRAME_LOG, LAST_MOVES = object(), object(), object()  # Snapshot.once's kinds
 CACHE_SIZE = 4096
 
 
@@ -169,26 +169,29 @@ class Snapshot:
         return {}
 
     @cached_property
-    def _shared_logs(self) -> dict:
-        return {}  # PAGE_LOG / FRAME_LOG -> (the view's events, the named log); LAST_MOVES -> (that log, last_moves)
+    def _per_version(self) -> dict:
+        return {}  # PAGE_LOG / FRAME_LOG / LAST_MOVES -> (what it was worked out from, the result)
+
+    def once(self, kind, source, build):
+        """``build(source)``, worked out once per version for every viewer whose ``source``
+        is the same (the usual case: every viewer of a version sees the same log)."""
+        shared = self._per_version.get(kind)
+        if shared is not None and shared[0] == source:
+            return shared[1]
+        result = build(source)
+        self._per_version[kind] = (source, result)
+        return result
 
     def page_log(self, events) -> list[dict]:
-        """A view's log as the page shows it (each line named, with who moved): built
-        once per version for every viewer whose log is the same (the usual case)."""
-        return self._shared_log(PAGE_LOG, events, lambda event: {
-            **event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)})
+        """A view's log as the page shows it (each line named, with who moved)."""
+        return self.once(PAGE_LOG, events, lambda events: [
+            {**event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)}
+            for event in events])
 
     def frame_log(self, events) -> list[dict]:
-        """A view's log as the JSON frame carries it (each line named), likewise shared."""
-        return self._shared_log(FRAME_LOG, events, lambda event: {**event, "text": self.named(event["text"])})
-
-    def _shared_log(self, kind, events, name_one) -> list[dict]:
-        shared = self._shared_logs.get(kind)
-        if shared is not None and shared[0] == events:
-            return shared[1]
-        log = [name_one(event) for event in events]
-        self._shared_logs[kind] = (events, log)
-        return log
+        """A view's log as the JSON frame carries it (each line named)."""
+        return self.once(FRAME_LOG, events, lambda events: [
+            {**event, "text": self.named(event["text"])} for event in events])
 
     def named(self, text: str, html: bool = False) -> str:
         """A log line with its seats named (``seat_names``, or ``seat_names_html`` for
@@ -375,21 +378,20 @@ def headline(standings: list[dict]) -> str:
 
 def last_moves(log: list[dict], viewer: int | None, snapshot: Snapshot | None = None) -> tuple[dict, int | None]:
     """Each seat's latest line in the log, and the seat (not the viewer's) that moved last.
-    Given the ``snapshot`` whose ``page_log`` the log is, worked out once for all its viewers."""
-    shared = snapshot._shared_logs.get(LAST_MOVES) if snapshot is not None else None
-    if shared is not None and shared[0] is log:
-        latest, mover = shared[1]
-    else:
-        latest = {}
-        mover = None
-        for event in log:
-            seat = event.get("seat")
-            if isinstance(seat, int):
-                latest[seat] = event["text"]
-                mover = seat
-        if snapshot is not None:
-            snapshot._shared_logs[LAST_MOVES] = (log, (latest, mover))
+    Given the ``snapshot`` whose ``page_log`` the log is, the walk is done once per version."""
+    latest, mover = snapshot.once(LAST_MOVES, log, _latest_moves) if snapshot is not None else _latest_moves(log)
     return latest, (mover if mover != viewer else None)
+
+
+def _latest_moves(log: list[dict]) -> tuple[dict, int | None]:
+    latest = {}
+    mover = None
+    for event in log:
+        seat = event.get("seat")
+        if isinstance(seat, int):
+            latest[seat] = event["text"]
+            mover = seat
+    return latest, mover
 
 
 def rematch_context(snapshot: Snapshot, viewer: int | None) -> dict | None:

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from games.core import replay
+from games.core.bots import RandomBot
 from games.core.playout import play
 from pigparlor.tables.registry import all_games
 
@@ -60,8 +61,6 @@ def test_random_strings_round_the_fast_path():
 def test_every_state_of_seeded_games_digests_as_json_did(game):
     """Every state of three seeded random games of each game: the digest logged with
     each action is the SHA-256 of json's canonical bytes, as before orjson."""
-    from games.core.bots import RandomBot
-
     for seed in range(3):
         states = []
         play(game.engine, [RandomBot()] * game.engine.min_seats, seed, on_step=lambda state, *_: states.append(state))

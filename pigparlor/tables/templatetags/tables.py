@@ -43,7 +43,8 @@ def isolate_names(sentence, players):
     a right-to-left name cannot reorder the words around it (issue 9 item 10).
     A game's presenter builds sentences such as "Ana is playing" in plain
     Python; the isolation happens here, at the edge, for every game alike."""
-    names = tuple(sorted({player["name"] for player in players or () if player.get("name")}, key=lambda name: (-len(name), name)))
+    names = tuple(sorted({player["name"] for player in players or () if player.get("name")},
+                         key=lambda name: (-len(name), name)))  # longest first; a stable key
     sentence = str(sentence)
     if not names:
         return escape(sentence)
