@@ -116,23 +116,39 @@ def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(pa
     # The newest line first, and the seat that moved last marked with that move on the board.
     numbers = watcher.locator("#table-log li").evaluate_all("items => items.map(item => Number(item.dataset.n))")
     assert numbers == sorted(numbers, reverse=True)
-    mover = watcher.locator("#table-players .moved-last")
-    if mover.count():
-        seat = mover.get_attribute("data-seat")
-        last = mover.locator(".player__last").inner_text()
-        board = watcher.locator(f'#pp-others [data-seat="{seat}"].is-last-mover')
-        if board.count():  # the host's own seat is "Your table" for the host, an opponent for the watcher
-            assert board.locator(".last-move").inner_text() == last
+    # Read in one evaluation (one task of the page), so that no frame lands between
+    # reading the players' row and the board: a seat may move twice running (Hog Wash!).
+    marked = watcher.evaluate("""() => {
+        const mover = document.querySelector('#table-players .moved-last');
+        if (!mover) { return null; }
+        const seat = mover.dataset.seat;
+        const last = mover.querySelector('.player__last');
+        const board = document.querySelector(`#pp-others [data-seat="${seat}"].is-last-mover`);
+        const badge = board && board.querySelector('.last-move');
+        return {last: last && last.textContent, board: board !== null, badge: badge && badge.textContent}; }""")
+    if marked is not None and marked["board"]:  # the host's seat is "Your table" for the host, an opponent here
+        assert marked["badge"] == marked["last"], marked
 
     # A reader who scrolled down the log keeps their place as new lines arrive.
-    watcher.locator("#table-log").evaluate("log => { log.scrollTop = 60; }")
-    anchor = watcher.evaluate("""() => { const log = document.querySelector('#table-log');
+    # Measured once the log overflows by that much, with the fonts in and the newest line's
+    # pop-in over (a moving line's box is not where it rests), in the same task as the scroll.
+    anchor = watcher.evaluate("""async () => {
+        await document.fonts.ready;
+        const log = document.querySelector('#table-log');
+        const settled = () => log.scrollHeight - log.clientHeight >= 60 && [...log.children].every(
+            li => li.getAnimations().every(animation => animation.playState === 'finished'));
+        for (let tries = 0; !settled(); tries++) {
+            if (tries > 1200) { return null; }
+            await new Promise(resolve => setTimeout(resolve, 50));
+        }
+        log.scrollTop = 60;
         const top = log.getBoundingClientRect().top;
         const item = [...log.children].find(li => li.getBoundingClientRect().bottom > top + 1);
-        return {n: item.dataset.n, offset: item.getBoundingClientRect().top - top}; }""")
-    top = watcher.evaluate("() => Number(document.querySelector('#table-log li').dataset.n)")
+        return {n: item.dataset.n, offset: item.getBoundingClientRect().top - top,
+                newest: Number(log.querySelector('li').dataset.n)}; }""")
+    assert anchor is not None, "the log never overflowed by 60 px with its lines at rest"
     watcher.wait_for_function("(top) => Number(document.querySelector('#table-log li').dataset.n) > top",
-                              arg=top, timeout=30_000)
+                              arg=anchor["newest"], timeout=30_000)
     offset = watcher.evaluate("""(n) => { const log = document.querySelector('#table-log');
         const item = log.querySelector(`li[data-n="${n}"]`);
         return item ? item.getBoundingClientRect().top - log.getBoundingClientRect().top : null; }""", anchor["n"])
