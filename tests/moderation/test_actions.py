@@ -127,6 +127,7 @@ async def test_a_ban_closes_the_players_sockets_hands_their_seat_to_a_bot_and_is
     await db(services.lift_ban)(moderator, ben.pk, "appeal accepted")
     assert (await db(type(ben).objects.get)(pk=ben.pk)).is_active
     await page.disconnect()
+    await program.disconnect()  # closed by the ban: let its consumer end before the database is flushed
 
 
 def test_a_banned_player_is_told_why_on_the_login_page(count_game):

@@ -60,6 +60,7 @@ async def test_a_browser_socket_without_a_session_is_refused_a_private_table(cou
     refusal = "".join(message.get("text", "") for message in messages)
     assert 'data-code="forbidden"' in refusal and "private" in refusal
     assert messages[-1] == {"type": "websocket.close", "code": 4403}
+    await socket.disconnect()  # let the consumer end before the database is flushed
 
 
 async def test_a_logged_in_browser_from_our_origin_gets_its_seat(count_game):
