@@ -39,14 +39,17 @@ def iso_in(seconds: float) -> str:
 class Program(threading.Thread):
     """One player. ``never_connect`` never opens a table socket; ``leave_after``
     leaves (``POST /api/tables/<id>/leave/``) after that many of its own moves
-    in its first game and never plays again."""
+    in its first game and never plays again. Given ``hold``, it makes no move before that
+    event is set (a test that looks at the table first: the programs play fast)."""
 
     def __init__(self, site, tournament_id: int, username: str, token: str, seed: int, *,
-                 leave_after: int | None = None, deadline_s: float = 1800):
+                 leave_after: int | None = None, deadline_s: float = 1800,
+                 hold: threading.Event | None = None):
         super().__init__(daemon=True)
         self.site, self.tournament_id, self.username, self.token = site, tournament_id, username, token
         self.rng = random.Random(seed)
         self.leave_after = leave_after
+        self.hold = hold
         self.left_table: int | None = None
         self.deadline = time.monotonic() + deadline_s
         self.tables: list[int] = []
@@ -89,6 +92,8 @@ class Program(threading.Thread):
                 if "outcome" in frame or frame.get("status") == "finished":
                     return
                 if frame["type"] == "state" and frame["legal"]:
+                    if self.hold is not None and not self.hold.wait(timeout=120):
+                        raise AssertionError(f"{self.username} was held for 120 s")
                     if self.leave_after is not None and moves >= self.leave_after:
                         status, _ = http(self.site, "POST", f"/api/tables/{table_id}/leave/", self.token)
                         assert status == 200
