@@ -12,6 +12,15 @@
 // - body[data-badge]: where to ask how many tables wait on you, for the app icon's badge;
 // - [data-install]: shown when the browser offers to install the app (beforeinstallprompt),
 //   and [data-ios-install]: shown in iOS Safari, which never does (add to home screen by hand).
+// - A press holds a live area's frames. A frame that replaces the control under a finger
+//   (or under Space or Enter) between its down and its up loses the tap: the up lands on
+//   the control's twin, so no click. While a press is on a control (a button, link, label
+//   or [role=button]) inside a socket's area ([ws-connect]: the lobby's listing, the waiting
+//   room, the tournament pages, the table), that area's frames wait and are swapped, in
+//   order, once the press has ended and its click was dispatched: PRESS_HOLD_MS at most.
+//   An area marked data-paced queues its frames itself (the table: table.js paces them
+//   too) and asks window.pigParlorPress; inside [data-realtime="true"] (Oink!) nothing is
+//   held: a finger resting on the board must not hold back the next card.
 (function () {
   "use strict";
   function randomSalt() {
@@ -38,6 +47,72 @@
     }
     field.value = randomSalt();
   }, true);
+  var PRESS_HOLD_MS = 1000;
+  var press = {area: null, count: 0, timer: null};  // count: an up's late end must not end the next press
+  var pressEndListeners = [];
+  var heldFrames = [];
+
+  function pressedArea(event) {
+    var target = event.target;
+    var control = target && target.closest ? target.closest("button, a, label, [role=button]") : null;
+    var area = control && control.closest("[ws-connect]");
+    return area && !area.closest('[data-realtime="true"]') ? area : null;
+  }
+
+  function pressStarts(event) {
+    var area = pressedArea(event);
+    if (!area) { return; }
+    press.area = area;
+    press.count += 1;
+    window.clearTimeout(press.timer);
+    press.timer = window.setTimeout(pressEnds, PRESS_HOLD_MS);
+  }
+
+  function pressEnds() {
+    if (!press.area) { return; }
+    press.area = null;
+    window.clearTimeout(press.timer);
+    press.timer = null;
+    var frames = heldFrames;
+    heldFrames = [];
+    frames.forEach(function (held) { swapFrame(held.area, held.message, held.socket); });
+    pressEndListeners.forEach(function (listener) { listener(); });
+  }
+
+  // A frame swapped later, as the socket extension would have swapped it (its parts are
+  // hx-swap-oob), then announced like a frame that just came.
+  function swapFrame(area, message, socket) {
+    window.htmx.swap(area, message, {swapStyle: "none"});
+    window.htmx.trigger(area, "htmx:wsAfterMessage", {message: message, socketWrapper: socket, replayed: true});
+  }
+
+  document.addEventListener("pointerdown", pressStarts, true);
+  document.addEventListener("keydown", function (event) {
+    if ((event.key === " " || event.key === "Enter") && !event.repeat) { pressStarts(event); }
+  }, true);
+  // The click follows the up (a touch's a moment later): the press ends after it.
+  ["pointerup", "pointercancel", "keyup"].forEach(function (kind) {
+    document.addEventListener(kind, function () {
+      if (!press.area) { return; }
+      var count = press.count;
+      window.setTimeout(function () { if (count === press.count) { pressEnds(); } }, 50);
+    }, true);
+  });
+  document.addEventListener("visibilitychange", function () { if (document.hidden) { pressEnds(); } });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var area = event.target;
+    if (event.defaultPrevented || press.area !== area || area.hasAttribute("data-paced")) { return; }
+    event.preventDefault();
+    heldFrames.push({area: area, message: event.detail.message, socket: event.detail.socketWrapper});
+  });
+
+  window.pigParlorPress = {
+    on: function (area) { return press.area === area; },   // a press is on a control of this area
+    onEnd: function (listener) { pressEndListeners.push(listener); },
+    swap: swapFrame
+  };
+
   var serviceWorker = document.currentScript && document.currentScript.dataset.serviceWorker;
   if (serviceWorker && "serviceWorker" in navigator) {
     window.addEventListener("load", function () {

@@ -24,8 +24,9 @@
 //   a control of the board, or Space or Enter is down on a focused one, frames wait
 //   and are shown once the press has ended (its click dispatched), in order. A frame
 //   that replaced the control between down and up lost the tap: the up landed on
-//   its twin, so no click. Held PRESS_HOLD_MS at most. Not in a real-time game, where
-//   a finger resting on the board must not hold back the next card.
+//   its twin, so no click. site.js tracks the press for every live area
+//   (window.pigParlorPress, 1 s at most; none in a real-time game); this page's socket
+//   is data-paced, so its frames wait here, in the same queue as the pacing.
 // - Focus survives a frame: a frame swaps whole parts of the board, so the focused
 //   control is replaced by its twin (same id, or the same kind of control with the
 //   same card/key under the same part); the twin gets the focus back. Without it the
@@ -45,11 +46,7 @@
   var waiting = [];
   var shownAt = 0;
   var releaseTimer = null;
-  var holdsPresses = page.dataset.realtime !== "true";
-  var PRESS_HOLD_MS = 1000;
-  var pressing = false;
-  var presses = 0;          // which press is on: an up's late end must not end the next one
-  var pressTimer = null;
+  var presses = window.pigParlorPress;
 
   function highestLogNumber() {
     var items = document.querySelectorAll("#table-log [data-n]");
@@ -193,13 +190,12 @@
 
   function show(message) {
     noteFocus();
-    window.htmx.swap(socketElt, message, {swapStyle: "none"});
-    window.htmx.trigger(socketElt, "htmx:wsAfterMessage", {message: message, socketWrapper: socket, replayed: true});
+    presses.swap(socketElt, message, socket);
   }
 
   function release() {
     releaseTimer = null;
-    while (waiting.length && !pressing) {
+    while (waiting.length && !presses.on(socketElt)) {
       var wait = minShowMs - (Date.now() - shownAt);
       if (wait > 0 && !document.hidden) {
         releaseTimer = window.setTimeout(release, wait);
@@ -214,42 +210,14 @@
     while (waiting.length) { show(waiting.shift()); }
   }
 
-  function pressStarts(event) {
-    var control = event.target && event.target.closest ? event.target.closest("button, a, label, [role=button]") : null;
-    if (!holdsPresses || !control || !socketElt.contains(control)) { return; }
-    pressing = true;
-    presses += 1;
-    window.clearTimeout(pressTimer);
-    pressTimer = window.setTimeout(pressEnds, PRESS_HOLD_MS);
-  }
-
-  function pressEnds() {
-    if (!pressing) { return; }
-    pressing = false;
-    window.clearTimeout(pressTimer);
-    pressTimer = null;
-    if (releaseTimer === null) { release(); }
-  }
-
-  document.addEventListener("pointerdown", pressStarts, true);
-  document.addEventListener("keydown", function (event) {
-    if ((event.key === " " || event.key === "Enter") && !event.repeat) { pressStarts(event); }
-  }, true);
-  // The click follows the up (a touch's a moment later): the press ends after it.
-  ["pointerup", "pointercancel", "keyup"].forEach(function (kind) {
-    document.addEventListener(kind, function () {
-      if (!pressing) { return; }
-      var press = presses;
-      window.setTimeout(function () { if (press === presses) { pressEnds(); } }, 50);
-    }, true);
-  });
+  presses.onEnd(function () { if (releaseTimer === null) { release(); } });
 
   socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
     var message = event.detail.message;
     noteFocus();
     if (!isFrame(message)) { return; }  // an error or a ping: at once
-    if (!document.hidden && (pressing || waiting.length ||
+    if (!document.hidden && (presses.on(socketElt) || waiting.length ||
                              (minShowMs > 0 && Date.now() - shownAt < minShowMs))) {
       event.preventDefault();
       waiting.push(message);

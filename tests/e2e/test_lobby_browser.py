@@ -66,3 +66,54 @@ def test_private_table_invite_link(live_site, context_factory):
     guest.get_by_role("button", name="Take a seat").click()
     host.locator(".seat-list__seat", has_text=guest_name).wait_for()
     assert host.locator("#room-announce").inner_text() == "2 of 3 seats taken."
+
+
+LOBBY_FRAMES = """document.addEventListener("DOMContentLoaded", function () {
+  var area = document.querySelector('[ws-connect^="/ws/lobby/"]');
+  window.__lobbyArrived = 0;
+  window.__lobbyShown = 0;
+  area.addEventListener("htmx:wsBeforeMessage", function () { window.__lobbyArrived++; });
+  area.addEventListener("htmx:wsAfterMessage", function () { window.__lobbyShown++; });
+});"""
+
+
+def test_a_listing_frame_that_arrives_while_join_is_pressed_waits_for_the_tap(live_site, context_factory):
+    """site.js: a listing frame that came between the finger going down on "Join" and up
+    replaced the button, the up landed on its twin and the tap was lost (two players
+    joining at once). A live area's frames now wait for the press to end (1 s at most)."""
+    host, rival = context_factory().new_page(), context_factory().new_page()
+    guest_context = context_factory(viewport=PHONE, is_mobile=True, has_touch=True)
+    guest_context.add_init_script(LOBBY_FRAMES)
+    guest = guest_context.new_page()
+    sign_up(host, live_site)
+    sign_up(rival, live_site)
+    guest_name = sign_up(guest, live_site)
+    host.goto(f"{live_site}/games/pigpile/")
+    host.select_option("select[name=seats]", "4")
+    host.fill("input[name=title]", "Busy sty")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/lobby/tables/*/")
+    table_path = host.url.split(live_site, 1)[1]  # /lobby/tables/N/, the waiting room
+
+    rival.goto(f"{live_site}/games/pigpile/")
+    guest.goto(f"{live_site}/games/pigpile/")
+    guest.wait_for_function("() => window.__lobbyShown > 0")  # the listing as the socket sends it
+    join = guest.get_by_role("button", name="Join Busy sty")
+    join.scroll_into_view_if_needed()
+    box = join.bounding_box()
+    guest.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    guest.mouse.down()
+    guest.evaluate("""() => { window.__lobbyArrived = 0;
+        document.getElementById('lobby-listing').dataset.mark = 'before'; }""")  # a swapped-in listing has no mark
+    # The rival joins first: every lobby page gets the listing anew ("2 of 4 seated").
+    rival.evaluate("""async (path) => {
+        const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
+        const response = await fetch(path, {method: 'POST', headers: {'X-CSRFToken': token, 'HX-Request': 'true'}});
+        if (!response.ok) { throw new Error('join: ' + response.status); } }""",
+                   f"{table_path}join/")
+    guest.wait_for_function("() => window.__lobbyArrived > 0")
+    assert guest.locator("#lobby-listing[data-mark=before]").count() == 1  # the frame waits
+    guest.mouse.up()
+    guest.wait_for_url(f"**{table_path}")  # the tap landed: the guest is in the waiting room
+    host.locator(".seat-list__seat", has_text=guest_name).wait_for()
+    assert host.locator("#room-announce").inner_text() == "3 of 4 seats taken."
