@@ -209,16 +209,45 @@ def wait_for_table_page(page) -> None:
     page.wait_for_load_state()
 
 
+def post_as_htmx(page, path: str) -> int:
+    """POST ``path`` from ``page`` as its htmx buttons do (with the page's CSRF header): the status."""
+    return page.evaluate("""async (path) => {
+        const csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
+        const answer = await fetch(path, {method: 'POST', headers: {'X-CSRFToken': csrf, 'HX-Request': 'true'}});
+        return answer.status; }""", path)
+
+
 def leave(page, table_id: int) -> None:
-    """Give the seat to a bot, as the lobby's Leave button does (htmx posts with the page's CSRF
-    header), once this page's table socket is open (opening one takes a seat back)."""
+    """Give the seat to a bot, as the lobby's Leave button does, once this page's table
+    socket is open (opening one takes a seat back)."""
     page.wait_for_function("() => { const status = document.getElementById('table-connection');"
                            " return !status || status.textContent === ''; }")
-    status = page.evaluate("""async (id) => {
-        const csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
-        const answer = await fetch(`/lobby/tables/${id}/leave/`, {method: 'POST', headers: {'X-CSRFToken': csrf, 'HX-Request': 'true'}});
-        return answer.status; }""", table_id)
-    assert status in (200, 204)
+    assert post_as_htmx(page, f"/lobby/tables/{table_id}/leave/") in (200, 204)
+
+
+def press_down(page, control) -> None:
+    """The mouse down on the middle of ``control``, left down. Frames may replace the control
+    while it is found (its box is asked again then)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for attempt in range(3):
+        try:
+            control.scroll_into_view_if_needed(timeout=5_000)
+            box = control.bounding_box(timeout=5_000)  # in the viewport, where the mouse goes
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
+def note_arrivals(page, area: str, part: str) -> None:
+    """From now on count the frames that reach the socket area ``area`` (``window.__arrived``,
+    counted before any hold), and mark the element ``part``: one swapped in since has no mark."""
+    page.evaluate("""([area, part]) => { window.__arrived = 0;
+        document.querySelector(area).addEventListener('htmx:wsBeforeMessage', () => window.__arrived++);
+        document.querySelector(part).dataset.mark = 'before'; }""", [area, part])
 
 
 def wait_until_over(page, base_url, table_id: int, limit_s: float = 240) -> None:

@@ -1,7 +1,8 @@
 """The lobby in a browser: a table created from the form, the live listing, the waiting room."""
 import pytest
 
-from tests.e2e.conftest import PHONE, sign_up, wait_for_first_frame, wait_for_table_page
+from tests.e2e.conftest import (PHONE, note_arrivals, post_as_htmx, press_down, sign_up, wait_for_first_frame,
+                                wait_for_table_page)
 
 pytestmark = pytest.mark.browser
 
@@ -68,13 +69,12 @@ def test_private_table_invite_link(live_site, context_factory):
     assert host.locator("#room-announce").inner_text() == "2 of 3 seats taken."
 
 
+LOBBY_AREA = '[ws-connect^="/ws/lobby/"]'
+# The lobby socket's frames shown (the page has the player's socket too).
 LOBBY_FRAMES = """document.addEventListener("DOMContentLoaded", function () {
-  var area = document.querySelector('[ws-connect^="/ws/lobby/"]');
-  window.__lobbyArrived = 0;
   window.__lobbyShown = 0;
-  area.addEventListener("htmx:wsBeforeMessage", function () { window.__lobbyArrived++; });
-  area.addEventListener("htmx:wsAfterMessage", function () { window.__lobbyShown++; });
-});"""
+  document.querySelector('%s').addEventListener("htmx:wsAfterMessage", function () { window.__lobbyShown++; });
+});""" % LOBBY_AREA
 
 
 def test_a_listing_frame_that_arrives_while_join_is_pressed_waits_for_the_tap(live_site, context_factory):
@@ -98,20 +98,11 @@ def test_a_listing_frame_that_arrives_while_join_is_pressed_waits_for_the_tap(li
     rival.goto(f"{live_site}/games/pigpile/")
     guest.goto(f"{live_site}/games/pigpile/")
     guest.wait_for_function("() => window.__lobbyShown > 0")  # the listing as the socket sends it
-    join = guest.get_by_role("button", name="Join Busy sty")
-    join.scroll_into_view_if_needed()
-    box = join.bounding_box()
-    guest.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    guest.mouse.down()
-    guest.evaluate("""() => { window.__lobbyArrived = 0;
-        document.getElementById('lobby-listing').dataset.mark = 'before'; }""")  # a swapped-in listing has no mark
+    press_down(guest, guest.get_by_role("button", name="Join Busy sty"))
+    note_arrivals(guest, LOBBY_AREA, "#lobby-listing")
     # The rival joins first: every lobby page gets the listing anew ("2 of 4 seated").
-    rival.evaluate("""async (path) => {
-        const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
-        const response = await fetch(path, {method: 'POST', headers: {'X-CSRFToken': token, 'HX-Request': 'true'}});
-        if (!response.ok) { throw new Error('join: ' + response.status); } }""",
-                   f"{table_path}join/")
-    guest.wait_for_function("() => window.__lobbyArrived > 0")
+    assert post_as_htmx(rival, f"{table_path}join/") in (200, 204)
+    guest.wait_for_function("() => window.__arrived > 0")
     assert guest.locator("#lobby-listing[data-mark=before]").count() == 1  # the frame waits
     guest.mouse.up()
     guest.wait_for_url(f"**{table_path}")  # the tap landed: the guest is in the waiting room

@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import horizontal_overflow, sign_up
+from tests.e2e.conftest import horizontal_overflow, note_arrivals, press_down, sign_up
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
@@ -204,20 +204,10 @@ def test_a_frame_that_arrives_while_a_card_is_pressed_waits_for_the_tap(live_sit
     start_a_game(page, live_site, seats=4, early_snout=False)
     card = page.locator("#sn-hand .sn-pick[aria-pressed=false]").first
     number = card.get_attribute("data-card")
-    for attempt in range(3):  # the bots' passes bring frames that replace the card meanwhile
-        try:
-            card.scroll_into_view_if_needed(timeout=5_000)
-            box = card.bounding_box(timeout=5_000)  # in the viewport, where the mouse goes
-            break
-        except PlaywrightError:
-            if attempt == 2:
-                raise
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.evaluate("""() => { window.__arrived = 0;
-        document.getElementById('table-socket').addEventListener('htmx:wsBeforeMessage', () => window.__arrived++);
-        document.getElementById('sn-hand').dataset.mark = 'before';  // a swapped-in part has no mark
-        window.__sockets.find(socket => socket.url.includes('/ws/tables/')).send(JSON.stringify({type: 'snapshot'})); }""")
+    press_down(page, card)  # the bots' passes bring frames that replace the card meanwhile
+    note_arrivals(page, "#table-socket", "#sn-hand")
+    page.evaluate("""() => window.__sockets.find(socket => socket.url.includes('/ws/tables/'))
+        .send(JSON.stringify({type: 'snapshot'}))""")
     page.wait_for_function("() => window.__arrived > 0")
     assert page.locator("#sn-hand[data-mark=before]").count() == 1  # the frame waits (at most 1 s)
     page.mouse.up()
