@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test venv chromium bench audit clean
+.PHONY: run test test-repeat venv chromium bench audit clean
 
 venv: $(STAMP)
 
@@ -31,6 +31,11 @@ run: venv
 # servers waiting (Oink! reveals, restarts), which a third worker overlaps (18 min -> 15).
 test: venv chromium
 	$(PY) -m pytest -n 3 --dist loadgroup -q $(PYTEST_ARGS)
+
+# The flake gate: the whole suite N times back to back, then every test that failed in any run.
+N ?= 3
+test-repeat: venv chromium
+	$(PY) tests/repeat.py $(N) $(PYTEST_ARGS)
 
 bench: venv
 	$(PY) bench/engine.py
