@@ -21,10 +21,11 @@ LAG_CAP_MS = 300
 """The most round-trip credit a slap can get (about 150 ms each way, O9)."""
 
 COLLECT_MS = LAG_CAP_MS
-"""The collection window after the first slap on a pile state (O6). It equals
-the lag cap: a slap arriving later than this after the first one is ranked at
-least ``elapsed - LAG_CAP_MS``, i.e. after the first, so it could not have
-won; every slap that could still outrank the first arrives inside the window."""
+"""The shortest collection window, counted from the slap that opens it (O6). A
+window also stays open ``LAG_CAP_MS`` past its best-ranked right slap
+(``rules.window_end``): a slap arriving later is ranked at least
+``elapsed - LAG_CAP_MS``, so it could not beat that slap, while one arriving
+sooner still could — even when the slap that opened the window was wrong."""
 
 MAX_REPORTED_MS = 60_000
 """The sane range for "reaction_ms" and "rtt_ms": 0 to one minute."""

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from games.core.cards import plural
 from games.oink.cards import card_name, correct_cry, cry_name
-from games.oink.fairness import COLLECT_MS, ranked_reaction, too_early
+from games.oink.fairness import COLLECT_MS, LAG_CAP_MS, ranked_reaction, too_early
 from games.oink.state import LogEntry, OinkState, Phase, Slap, Verdict
 
 LOG_KEEP = 30
@@ -65,14 +65,38 @@ def flip(state: OinkState, seat: int, now: int, timed_out: bool = False) -> Oink
                   revealed_at=now, pile_open=True, slaps=(), judged=0, flipper=flipper, **waiting(state, flipper, now))
 
 
+def is_right(state: OinkState, record: Slap) -> bool:
+    """True when ``record`` made the right cry on the current pile and was not a false slap (O5, O9)."""
+    cry = correct_cry(*top_two(flipped(state)))
+    return cry is not None and record.cry == cry and not record.early
+
+
+def window_end(state: OinkState) -> int:
+    """When the open collection window closes (O6, O9; docs/fairness.md, "The window").
+
+    At least ``COLLECT_MS`` after the slap that opened it, and at least ``LAG_CAP_MS``
+    past the best-ranked right slap in it (on the reveal's clock): a slap arriving
+    later is ranked at least ``elapsed - LAG_CAP_MS`` and so could not beat that slap
+    — but until then it could, whether or not the slap that opened the window was
+    right. Each right slap can extend the window by at most ``LAG_CAP_MS`` past its
+    own arrival and each seat slaps once, so a window cannot hang.
+    """
+    end = state.phase_since + COLLECT_MS
+    right = [slap.ranked_ms for slap in state.slaps[state.judged:] if is_right(state, slap)]
+    if right:
+        end = max(end, state.revealed_at + min(right) + LAG_CAP_MS)
+    return end
+
+
 def slap(state: OinkState, seat: int, cry: int, claimed: int | None, rtt: int | None, now: int) -> OinkState:
-    """Record a slap on the current pile state; the first one opens the collection window (O4, O6)."""
+    """Record a slap on the current pile state; the first one opens the collection window,
+    a right one may keep it open for a later but faster right slap (O4, O6, O9)."""
     elapsed = max(0, now - state.revealed_at)
     record = Slap(seat, cry, elapsed, ranked_reaction(elapsed, claimed, rtt), too_early(elapsed, rtt))
-    window = {} if state.phase is Phase.COLLECT else {
-        "phase": Phase.COLLECT, "deadline_at": now + COLLECT_MS, "phase_since": now}
-    state = logged(state, seat, "slapped the pile!", slaps=(*state.slaps, record), **window)
-    if len(state.slaps) == state.seats:
+    opened = {} if state.phase is Phase.COLLECT else {"phase": Phase.COLLECT, "phase_since": now}
+    state = logged(state, seat, "slapped the pile!", slaps=(*state.slaps, record), **opened)
+    state = replace(state, deadline_at=window_end(state))
+    if len(state.slaps) == state.seats or state.deadline_at <= now:
         return judge(state, now)
     return state
 

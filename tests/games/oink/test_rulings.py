@@ -236,6 +236,53 @@ def test_o6_the_verdict_is_in_every_view():
     }
 
 
+def test_o6_o9_after_a_wrong_first_slap_the_fastest_right_slap_still_wins():
+    """The rulebook gives the pile to the next slapper when the first was wrong; O9 says
+    "next" by reaction, so the window waits for a right slap that could still beat one in it."""
+    state = position(["dog3", "cow2", "cat1", "sheep5"], "pig")
+    state = slap(state, 0, COW, 500, rtt_ms=0)                         # wrong: opens the window
+    assert ENGINE.next_deadline(state) == 500 + COLLECT_MS
+    state = slap(state, 1, OINK, 700, rtt_ms=0)                        # right, reacted in 700 ms
+    assert ENGINE.next_deadline(state) == 700 + LAG_CAP_MS             # open for anyone faster
+    state = slap(state, 2, OINK, 850, reaction_ms=550, rtt_ms=300)     # right, reacted in 550 ms
+    assert state.verdict.taker == 2 and state.phase is Phase.WAIT      # nobody later can beat 550
+    assert [(s.seat, s.ranked_ms) for s in state.verdict.slaps] == [(0, 500), (2, 550), (1, 700)]
+    assert state.monkeys == (1, 0, 0, 0)
+
+
+def test_o6_o9_after_two_wrong_slaps_the_fastest_right_slap_still_wins():
+    state = position(["dog3", "cow2", "cat1", "sheep5", "chick2"], "pig")
+    state = slap(state, 0, COW, 400, rtt_ms=0)
+    state = slap(state, 1, DOG, 450, rtt_ms=0)
+    state = slap(state, 2, OINK, 600, rtt_ms=0)
+    assert ENGINE.next_deadline(state) == 600 + LAG_CAP_MS
+    state = clock(slap(state, 3, OINK, 880, reaction_ms=580, rtt_ms=300))
+    assert state.verdict.taker == 3 and state.monkeys == (1, 1, 0, 0, 0)
+
+
+def test_o6_o9_a_right_slap_just_inside_the_extended_window_is_ranked():
+    state = position(["dog3", "cow2", "cat1", "sheep5"], "pig")
+    state = slap(slap(state, 0, COW, 500, rtt_ms=0), 1, OINK, 700, rtt_ms=0)
+    state = slap(state, 2, OINK, 999, reaction_ms=699, rtt_ms=300)      # the last moment it could win
+    assert state.verdict.taker == 2
+
+
+def test_o6_o9_a_right_slap_just_outside_the_extended_window_could_not_have_won():
+    state = position(["dog3", "cow2", "cat1", "sheep5"], "pig")
+    state = slap(slap(state, 0, COW, 500, rtt_ms=0), 1, OINK, 700, rtt_ms=0)
+    with pytest.raises(IllegalAction):
+        clock(state, 999)                                                # still open at 999 ms
+    state = clock(state, 1000)
+    assert state.verdict.taker == 1
+    with pytest.raises(IllegalAction, match="late: the pile has been taken"):
+        slap(state, 2, OINK, 1001, reaction_ms=500, rtt_ms=300)          # ranked at least 701 anyway
+
+
+def test_o6_a_right_first_slap_keeps_the_plain_window():
+    state = slap(position(["dog3", "cow2", "cat1"], "pig"), 0, OINK, 200, rtt_ms=0)
+    assert ENGINE.next_deadline(state) == 200 + COLLECT_MS
+
+
 # -- O7: round end ------------------------------------------------------------------------
 def test_o7_taker_wins_the_pile_and_flips_first_next_round():
     state = position(["dog3 dog4", "cow2 cow6", "cat1 cat4"], "sheep1 pig", flipper=1)
