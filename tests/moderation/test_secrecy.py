@@ -2,16 +2,21 @@
 rated history: a moderator holding a seat sees a running table's log only as a
 spectator does, and a finished rated table cannot be edited in the admin."""
 import html
+import re
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from games.core.viewcheck import cards_in_html
 from pigparlor.tables import services as tables
-from pigparlor.tables.models import RUNNING, ActionLog
+from pigparlor.ratings.models import Rating, RatingEvent
+from pigparlor.ratings.service import rate_table
+from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator
+from tests.ratings.helpers import finished_table
 from tests.tables.helpers import make_user, table
 
 pytestmark = pytest.mark.django_db
@@ -52,3 +57,59 @@ def test_a_seated_moderator_sees_no_secret_snout_pass_in_the_live_room():
         assert_no_secret(live_room(client, created.pk), created.pk, 0)
     page = live_room(client, created.pk)
     assert "As a spectator sees it" in page
+
+
+def superuser_client() -> Client:
+    root = make_user("root")
+    root.is_staff = root.is_superuser = True
+    root.save()
+    client = Client()
+    client.force_login(root)
+    return client
+
+
+EDITABLE = re.compile(r'<(?:input|select|textarea)[^>]*name="([^"]+)"')
+RATED_FIELDS = {"rated", "status", "game", "options", "host", "seats", "seat_set-0-user", "seat_set-1-user",
+                "seat_set-0-bot_kind", "seat_set-0-replaced"}
+
+
+def test_a_finished_rated_table_is_read_only_in_the_admin_even_for_a_superuser(count_game):
+    eve, fay, gus = make_user("eve"), make_user("fay"), make_user("gus")
+    rated = finished_table([eve, fay], [1, 2])
+    rate_table(rated.pk)
+    before = (list(Table.objects.filter(pk=rated.pk).values()), list(Seat.objects.filter(table=rated).values()),
+              list(Rating.objects.order_by("pk").values()), list(RatingEvent.objects.order_by("pk").values()))
+    client = superuser_client()
+    url = reverse("admin:tables_table_change", args=[rated.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    editable = set(EDITABLE.findall(page.content.decode()))
+    assert not RATED_FIELDS & editable, editable
+    seats = list(Seat.objects.filter(table=rated).order_by("index"))
+    response = client.post(url, {
+        "game": "countgame", "status": "running", "rated": "", "host": gus.pk, "options": "{}", "seats": "2",
+        "seat_set-TOTAL_FORMS": "2", "seat_set-INITIAL_FORMS": "2", "seat_set-MIN_NUM_FORMS": "0",
+        "seat_set-MAX_NUM_FORMS": "1000",
+        **{f"seat_set-{n}-id": seat.pk for n, seat in enumerate(seats)},
+        **{f"seat_set-{n}-table": rated.pk for n in range(2)},
+        **{f"seat_set-{n}-user": gus.pk for n in range(2)},
+        **{f"seat_set-{n}-index": n for n in range(2)}})
+    assert response.status_code == 403
+    assert client.post(reverse("admin:tables_table_delete", args=[rated.pk]), {"post": "yes"}).status_code == 403
+    after = (list(Table.objects.filter(pk=rated.pk).values()), list(Seat.objects.filter(table=rated).values()),
+             list(Rating.objects.order_by("pk").values()), list(RatingEvent.objects.order_by("pk").values()))
+    assert after == before
+    call_command("ratings", "--check")
+
+
+def test_a_running_table_cannot_be_edited_in_the_admin(count_game):
+    ana, ben = make_user("ana"), make_user("ben")
+    running = tables.create_table(host=ana, game="countgame", seats=2)
+    tables.join_table(running, ben)
+    before = list(Table.objects.filter(pk=running.pk).values()), list(Seat.objects.filter(table=running).values())
+    client = superuser_client()
+    url = reverse("admin:tables_table_change", args=[running.pk])
+    editable = set(EDITABLE.findall(client.get(url).content.decode()))
+    assert not (RATED_FIELDS | {"state", "version", "seed", "salts"}) & editable, editable
+    assert client.post(url, {"status": "finished", "host": ben.pk, "seats": "2", "game": "countgame"}).status_code == 403
+    assert before == (list(Table.objects.filter(pk=running.pk).values()), list(Seat.objects.filter(table=running).values()))
