@@ -2,6 +2,7 @@
 rated history: a moderator holding a seat sees a running table's log only as a
 spectator does, and a finished rated table cannot be edited in the admin."""
 import html
+import logging
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.service import rate_table
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
-from tests.moderation.helpers import make_moderator
+from tests.moderation.helpers import make_moderator, two_player_table
 from tests.ratings.helpers import finished_table
 from tests.tables.helpers import make_user, table
 
@@ -113,3 +114,21 @@ def test_a_running_table_cannot_be_edited_in_the_admin(count_game):
     assert not (RATED_FIELDS | {"state", "version", "seed", "salts"}) & editable, editable
     assert client.post(url, {"status": "finished", "host": ben.pk, "seats": "2", "game": "countgame"}).status_code == 403
     assert before == (list(Table.objects.filter(pk=running.pk).values()), list(Seat.objects.filter(table=running).values()))
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player", "staff"])
+def test_a_refused_moderator_action_is_a_quiet_403(count_game, role, caplog):
+    ana, ben, table_id = two_player_table()
+    client = Client()
+    if role != "anonymous":
+        user = make_user("pat")
+        user.is_staff = role == "staff"
+        user.save()
+        client.force_login(user)
+    caplog.set_level(logging.DEBUG)
+    url = reverse("admin:moderation_act", args=["close-table", table_id])
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"reason": "spam"}).status_code == 403
+    assert not [record for record in caplog.records if record.exc_info], [r.getMessage() for r in caplog.records]
+    assert all(record.levelno <= logging.INFO for record in caplog.records), [r.getMessage() for r in caplog.records]
+    assert table(table_id).status == RUNNING
