@@ -4,16 +4,22 @@ spectator does, and a finished rated table cannot be edited in the admin."""
 import html
 import logging
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.core.viewcheck import cards_in_html
 from pigparlor.tables import services as tables
+from pigparlor.moderation.chat import table_room
+from pigparlor.moderation.models import Report
+from pigparlor.moderation.reports import file_report
 from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.service import rate_table
+from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
@@ -132,3 +138,15 @@ def test_a_refused_moderator_action_is_a_quiet_403(count_game, role, caplog):
     assert not [record for record in caplog.records if record.exc_info], [r.getMessage() for r in caplog.records]
     assert all(record.levelno <= logging.INFO for record in caplog.records), [r.getMessage() for r in caplog.records]
     assert table(table_id).status == RUNNING
+
+
+def test_one_reporter_files_at_most_ten_reports_a_day(count_game):
+    reporter = make_user("rex")
+    room = table_room(two_player_table()[2])
+    for n in range(10):
+        file_report(reporter, room, make_user(f"p{n}").get_username(), "abuse")
+    with pytest.raises(TableError, match="10 reports in the last 24 hours"):
+        file_report(reporter, room, "ana", "abuse")
+    assert Report.objects.filter(reporter=reporter).count() == 10
+    Report.objects.update(created_at=timezone.now() - timedelta(days=1, seconds=1))
+    assert file_report(reporter, room, "ana", "abuse").target.get_username() == "ana"
