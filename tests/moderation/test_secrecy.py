@@ -24,7 +24,7 @@ from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
 from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user, table
+from tests.tables.helpers import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +150,27 @@ def test_one_reporter_files_at_most_ten_reports_a_day(count_game):
     assert Report.objects.filter(reporter=reporter).count() == 10
     Report.objects.update(created_at=timezone.now() - timedelta(days=1, seconds=1))
     assert file_report(reporter, room, "ana", "abuse").target.get_username() == "ana"
+
+
+@pytest.mark.parametrize("slug", ["snout", "pigpile", "oink", "piggypiggy"])
+def test_a_seated_moderators_live_room_shows_no_hidden_card_through_play(slug):
+    """The moderator plays seat 0 against bots; the live room is checked at every version."""
+    engine = get_game(slug).engine
+    seats = min(max(engine.min_seats, 3), engine.max_seats)
+    moderator = make_moderator()
+    created = tables.create_table(host=moderator, game=slug, seats=seats, bots=seats - 1)
+    client = Client()
+    client.force_login(moderator)
+    checked = 0
+    for _ in range(40):
+        current = table(created.pk)
+        if current.status != RUNNING:
+            break
+        assert_no_secret(live_room(client, created.pk), created.pk, 0)
+        checked += 1
+        legal = engine.legal_actions(engine.load(current.state), 0)
+        if legal and (current.wake_at_ms is None or checked % 2):
+            tables.act(created.pk, 0, legal[0], current.version, user=moderator)
+        elif not step_clock(created.pk):
+            break
+    assert checked >= 10
