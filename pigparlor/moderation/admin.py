@@ -15,7 +15,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
-from pigparlor.moderation.actions import action_url, action_view
+from pigparlor.moderation.actions import action_url, action_view, refused
 from pigparlor.moderation.chat import REMOVED_TEXT
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, LiveRoom, ModAction, Report
 from pigparlor.moderation.permissions import is_moderator
@@ -43,6 +43,16 @@ class ModeratorsOnly(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def changelist_view(self, request, extra_context=None):
+        if not self.has_view_permission(request):
+            return refused(request)
+        return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_permission(request):
+            return refused(request)
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 def _link(name: str, pk: int, label: str, **query) -> str:

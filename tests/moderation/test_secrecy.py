@@ -135,6 +135,10 @@ def test_a_refused_moderator_action_is_a_quiet_403(count_game, role, caplog):
     url = reverse("admin:moderation_act", args=["close-table", table_id])
     assert client.get(url).status_code == 403
     assert client.post(url, {"reason": "spam"}).status_code == 403
+    if role == "staff":  # the admin lets staff in; the moderators' pages refuse them alike
+        for page in (reverse("admin:moderation_liveroom_changelist"),
+                     reverse("admin:moderation_liveroom_change", args=[table_id])):
+            assert client.get(page).status_code == 403
     assert not [record for record in caplog.records if record.exc_info], [r.getMessage() for r in caplog.records]
     assert all(record.levelno <= logging.INFO for record in caplog.records), [r.getMessage() for r in caplog.records]
     assert table(table_id).status == RUNNING
