@@ -9,8 +9,11 @@ refuses any connection that is not to loopback; ``trap`` is a port on
 from __future__ import annotations
 
 import logging
+import socket
+import threading
 
 import pytest
+import requests
 
 from pigparlor.pwa import kinds, sender
 from pigparlor.pwa.models import PushSubscription
@@ -134,3 +137,37 @@ def test_the_push_services_public_hosts_are_taken_once_resolved(client, ana, net
     answer = post_json(client, "/push/subscriptions/", {"endpoint": f"https://{host}/push/abc", "keys": valid_keys()})
     assert answer.status_code == 201, answer.content
     assert network.lookups == [host], "its addresses were checked"
+
+
+class FirstBytes:
+    """One connection on 127.0.0.1: what the client sent first (its request, or its TLS
+    ClientHello, where the name it asks for travels in clear), then closed without answer."""
+
+    def __init__(self):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.received = b""
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        accepted, _ = self.sock.accept()
+        with accepted:
+            self.received = accepted.recv(65536)
+        self.sock.close()
+
+
+@pytest.mark.parametrize("scheme, words", [("http", b"Host: push.pinned.example:"),
+                                           ("https", b"push.pinned.example")])
+def test_a_pinned_connection_still_speaks_to_the_name(network, scheme, words):
+    """The connection goes to the checked address; the Host header (http) and TLS's
+    server name (https) are still the endpoint's name, never resolved again."""
+    from pigparlor.pwa import endpoints
+
+    server = FirstBytes()
+    pinned = endpoints.Destination(scheme, "push.pinned.example", server.port, "127.0.0.1")
+    with endpoints.session(pinned) as session, pytest.raises(requests.RequestException):
+        session.post(f"{scheme}://push.pinned.example:{server.port}/push/x", data=b"{}", timeout=5)
+    server.thread.join()
+    assert words in server.received
+    assert network.lookups == [] and network.to_port(server.port) == [("127.0.0.1", server.port)]
