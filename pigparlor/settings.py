@@ -258,6 +258,9 @@ try:
 except ValueError:
     raise ImproperlyConfigured(
         f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}")
+# serve --workers: a worker that dies soon after its start is started again after this many
+# ms, doubled for each such failure in a row (capped at 30 s; serve.py).
+PIGPARLOR_WORKER_BACKOFF_MS = int(os.environ.get("PIGPARLOR_WORKER_BACKOFF_MS", "1000"))
 # A game's lobby listing is rendered at most once per this many ms while tables change
 # under a socket, the clock or a tournament (seating a round of 128 tables renders it
 # once, not 128 times on the thread every table's move waits for).

@@ -5,7 +5,7 @@ The views sit under ``/admin/moderation/modaction/act/<action>/<id>/``
 (``ModActionAdmin.get_urls``) but are deliberately not wrapped in the admin's
 login redirect: anyone outside the Moderator group — anonymous, a player,
 staff or a superuser without the group's permissions — gets a 403 and
-nothing changes. A refusal of the action itself (no reason, a table that is
+nothing changes, logged as one INFO line without a traceback. A refusal of the action itself (no reason, a table that is
 over, a seat that is a bot's) shows the form again with the message: 400 for
 bad input, 404 for a missing target, 409 when the target cannot be acted on.
 """
@@ -18,7 +18,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import get_resolver, reverse
+from django.utils.log import log_response
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
@@ -75,13 +76,22 @@ def action_url(name: str, pk: int, **query) -> str:
     return url + ("?" + "&".join(f"{key}={value}" for key, value in query.items()) if query else "")
 
 
+def refused(request):
+    """The 403 page, logged as one INFO line: a refusal is expected traffic (a
+    player who follows a moderator's link), not an error, and raising
+    ``PermissionDenied`` would log it as a warning with its traceback."""
+    response = get_resolver().resolve_error_handler(403)(request, PermissionDenied("only moderators may do that"))
+    log_response("Refused moderator action: %s", request.path, response=response, request=request, level="info")
+    return response
+
+
 @never_cache
 def action_view(request, name: str, pk: int):
     action = ACTIONS.get(name)
     if action is None:
         raise Http404("no such moderator action")
     if not is_moderator(request.user, action.permission):
-        raise PermissionDenied("only moderators may do that")
+        return refused(request)
     error, status = "", 200
     if request.method == "POST":
         try:

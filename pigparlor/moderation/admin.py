@@ -15,11 +15,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
-from pigparlor.moderation.actions import action_url, action_view
+from pigparlor.moderation.actions import action_url, action_view, refused
 from pigparlor.moderation.chat import REMOVED_TEXT
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, LiveRoom, ModAction, Report
 from pigparlor.moderation.permissions import is_moderator
 from pigparlor.tables.models import OPEN, RUNNING, ActionLog, Presence
+from pigparlor.tables.rendering import load_snapshot
 from pigparlor.tables.replay import OVER
 
 
@@ -42,6 +43,16 @@ class ModeratorsOnly(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def changelist_view(self, request, extra_context=None):
+        if not self.has_view_permission(request):
+            return refused(request)
+        return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not self.has_view_permission(request):
+            return refused(request)
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 def _link(name: str, pk: int, label: str, **query) -> str:
@@ -127,12 +138,26 @@ class LiveRoomAdmin(ModeratorsOnly):
                        if live and seat.user_id and not seat.bot_kind else "",
                        "user_id": seat.user_id} for seat in seats],
             "lines": ChatLine.objects.filter(room=f"table:{table.pk}").select_related("author").order_by("id"),
-            "log": ActionLog.objects.filter(table=table).order_by("version"),
+            **_log_context(table),
             "reports": Report.objects.filter(table=table).select_related("reporter", "target"),
             "close_url": action_url("close-table", table.pk, next=back),
             "void_url": action_url("void-ratings", table.pk, next=back),
         }
         return TemplateResponse(request, "admin/moderation/liveroom.html", context)
+
+
+def _log_context(table) -> dict:
+    """A table that is over shows its whole action log; before that, the log as a
+    spectator sees it (the engine's ``view(state, None)``): a moderator may hold a
+    seat, and a running table's actions name cards its players may not see (a
+    Snout! pass)."""
+    if table.status in OVER:
+        return {"log": ActionLog.objects.filter(table=table).order_by("version"), "spectator_log": None}
+    snapshot = load_snapshot(table.pk)
+    if snapshot.state is None:
+        return {"log": (), "spectator_log": []}
+    view = snapshot.game.engine.view(snapshot.state, None)
+    return {"log": (), "spectator_log": snapshot.page_log(view.get("log", ()))}
 
 
 class OpenFilter(admin.SimpleListFilter):

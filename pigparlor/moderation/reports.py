@@ -3,11 +3,15 @@
 ``file_report`` keeps the room, the table and its version at that moment, and
 the chat lines around the reported line (or the room's latest lines). One open
 report per reporter and target: another one is refused until a moderator
-resolves the first.
+resolves the first. A reporter files at most ``REPORTS_PER_DAY`` reports in
+any 24 hours, so one account cannot flood the queue by reporting every player.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from pigparlor.moderation.chat import Room, _other_user, line_json
 from pigparlor.moderation.models import ChatLine, Report
@@ -17,6 +21,7 @@ from pigparlor.tables.models import Table
 
 AROUND = 5
 REASONS = [value for value, _ in Report.REASONS]
+REPORTS_PER_DAY = 10
 
 
 def _evidence(room: Room, line: ChatLine | None) -> list[dict]:
@@ -37,6 +42,10 @@ def file_report(reporter, room: Room, username, reason, comment="", line_id=None
     if reason not in REASONS:
         raise TableError(BAD_REQUEST, f"reason must be one of {', '.join(REASONS)}")
     comment = inputs.visible_text(comment, "comment", Report._meta.get_field("comment").max_length).strip()
+    if Report.objects.filter(reporter=reporter, created_at__gte=timezone.now() - timedelta(days=1)).count() \
+            >= REPORTS_PER_DAY:
+        raise TableError(RATE_LIMITED, f"you have filed {REPORTS_PER_DAY} reports in the last 24 hours: "
+                                       "a moderator will look at them first")
     line = None
     if line_id is not None:
         line_id = inputs.whole_number(line_id, "line")

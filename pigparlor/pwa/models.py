@@ -1,5 +1,5 @@
 """Web Push: each device a player turned notifications on for, their choice of
-kinds, the "your turn" debounce, and invitations sent by name."""
+kinds, the "your turn" debounce, invitations sent by name, and the players one muted."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -66,9 +66,27 @@ class Invitation(models.Model):
     inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
     created_at = models.DateTimeField(auto_now_add=True)
+    # False: not pushed, the invitee had muted the inviter (pigparlor.pwa.invites).
+    pushed = models.BooleanField(default=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "invitee"], name="one_invitation_per_invitee")]
+        indexes = [models.Index(fields=["invitee", "created_at"], name="invitations_to_player_by_time")]
+
+
+class Mute(models.Model):
+    """A player who wants no more invitation pushes from another (their profile's button)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_mute_per_player")]
+
+    def __str__(self):
+        return f"{self.user_id} muted {self.muted_id}"
 
 
 class SentOnce(models.Model):

@@ -6,8 +6,11 @@ queues the push for after the current transaction commits (at once outside
 one): nothing is sent from inside a table's transaction, and a rolled-back
 change sends nothing. The sender thread then checks the player's kinds,
 encrypts the payload for each of their devices (aes128gcm, RFC 8291), signs
-with the site's VAPID key and POSTs it. A push service's 404 or 410 means the
-subscription is gone for good: it is dropped. Any other failure is logged.
+with the site's VAPID key and POSTs it, only to an endpoint that passes
+pigparlor.pwa.endpoints' rules again now, over a connection pinned to the
+address it checked (an endpoint that breaks them is dropped). A push
+service's 404 or 410 means the subscription is gone for good: it is dropped.
+Any other failure is logged.
 
 The payload, which the service worker shows (templates/pwa/sw.js):
 ``{"kind", "title", "body", "url", "tag", "badge"}`` — ``badge`` is how many
@@ -26,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
-from pigparlor.pwa import sender, vapid
+from pigparlor.pwa import endpoints, sender, vapid
 from pigparlor.pwa.kinds import BY_NAME, TURN
 from pigparlor.pwa.models import PushSubscription
 from pigparlor.pwa.subscriptions import kinds_of
@@ -85,9 +88,20 @@ def deliver(message: Message) -> int:
 def send(device: PushSubscription, data: str, kind: str) -> bool:
     host = urlsplit(device.endpoint).netloc
     try:
-        webpush(device.as_info(), data=data, vapid_private_key=vapid.signer(),
-                vapid_claims={"sub": settings.PIGPARLOR_PUSH_CONTACT}, ttl=BY_NAME[kind].ttl_s,
-                timeout=settings.PIGPARLOR_PUSH_TIMEOUT_S, headers={"Urgency": "high" if kind == TURN else "normal"})
+        destination = endpoints.check(device.endpoint)
+    except endpoints.Refused as refusal:
+        if refusal.lasting:
+            PushSubscription.objects.filter(pk=device.pk).delete()
+            log.warning("push to %s refused (%s): dropped subscription %s", host, refusal.message, device.pk)
+        else:
+            log.warning("push to %s refused (%s), not retried", host, refusal.message)
+        return False
+    try:
+        with endpoints.session(destination) as pinned:
+            webpush(device.as_info(), data=data, vapid_private_key=vapid.signer(),
+                    vapid_claims={"sub": settings.PIGPARLOR_PUSH_CONTACT}, ttl=BY_NAME[kind].ttl_s,
+                    timeout=settings.PIGPARLOR_PUSH_TIMEOUT_S, requests_session=pinned,
+                    headers={"Urgency": "high" if kind == TURN else "normal"})
     except WebPushException as failure:
         if failure.status_code in GONE:
             PushSubscription.objects.filter(pk=device.pk).delete()

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from pigparlor.api.views import error, json_body
 from pigparlor.pwa import subscriptions, turns, vapid
-from pigparlor.pwa.invites import invite_player
+from pigparlor.pwa import invites
 from pigparlor.tables.errors import TableError
 
 
@@ -105,7 +105,7 @@ def badge(request):
 def invite(request, table_id):
     """The waiting room's "invite a player by name" form."""
     try:
-        invitation = invite_player(table_id, request.user, request.POST.get("username", ""))
+        invitation = invites.invite_player(table_id, request.user, request.POST.get("username", ""))
     except TableError as refusal:
         messages.error(request, refusal.message)
     else:
@@ -117,3 +117,26 @@ def invite(request, table_id):
         response["HX-Redirect"] = room
         return response
     return redirect(room)
+
+
+@require_POST
+@login_required
+def mute(request, user_id):
+    """The profile's "Mute" button on an invitation: no more invitation pushes from that player."""
+    try:
+        muted = invites.mute(request.user, user_id).muted
+    except TableError as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, f"Muted {muted.get_username()}: their invitations will not notify you.")
+    return redirect(reverse("accounts:profile") + "#notifications")
+
+
+@require_POST
+@login_required
+def unmute(request, user_id):
+    if invites.unmute(request.user, user_id):
+        messages.success(request, "Unmuted: their invitations notify you again.")
+    else:
+        messages.error(request, "You had not muted that player.")
+    return redirect(reverse("accounts:profile") + "#notifications")

@@ -2,23 +2,21 @@
 
 A subscription is what the browser's ``PushManager.subscribe()`` gives:
 ``{"endpoint": "https://…", "keys": {"p256dh": "…", "auth": "…"}}``. The
-endpoint is where this server will POST, so only https endpoints on a named
-host are taken (never an address, never this machine): the one exception is
-a test's local push service, an exact ``http://127.0.0.1:PORT`` origin listed
-in ``PIGPARLOR_PUSH_TEST_ORIGINS`` (empty in production). Every refusal is a
-``TableError`` with the protocol's codes and stores nothing.
+endpoint is where this server will POST, so it must pass the rules of
+pigparlor.pwa.endpoints (https, a host name that resolves to public
+addresses only). Every refusal is a ``TableError`` with the protocol's codes
+and stores nothing.
 """
 from __future__ import annotations
 
 import binascii
-import ipaddress
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from pigparlor.pwa import endpoints
 from pigparlor.pwa.kinds import NAMES
 from pigparlor.pwa.models import PushPreference, PushSubscription
 from pigparlor.pwa.vapid import b64url_decode
@@ -33,39 +31,16 @@ def bad(message: str) -> TableError:
     return TableError(BAD_REQUEST, message)
 
 
-def test_origins() -> set[str]:
-    """The test setting's origins, only those on 127.0.0.1 over plain http."""
-    allowed = set()
-    for origin in settings.PIGPARLOR_PUSH_TEST_ORIGINS:
-        parts = urlsplit(origin)
-        if parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.port and not parts.path:
-            allowed.add(f"http://127.0.0.1:{parts.port}")
-    return allowed
-
-
 def check_endpoint(endpoint) -> str:
+    """The endpoint, if this server may push to it (pigparlor.pwa.endpoints: its name resolved now)."""
     if not isinstance(endpoint, str) or not endpoint:
         raise bad("endpoint must be the push service's URL, a string")
     if len(endpoint) > ENDPOINT_MAX:
         raise bad(f"endpoint is longer than {ENDPOINT_MAX} characters")
     try:
-        parts = urlsplit(endpoint)
-        port = parts.port
-    except ValueError:
-        raise bad("endpoint is not a URL") from None
-    if parts.scheme == "http" and f"http://{parts.hostname}:{port}" in test_origins():
-        return endpoint
-    if parts.scheme != "https":
-        raise bad("endpoint must be an https URL (a browser's push service)")
-    host = parts.hostname or ""
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        pass
-    else:
-        raise bad("endpoint must be on a push service's host name, not an address")
-    if parts.username or parts.password or "." not in host or host.endswith((".localhost", ".local")):
-        raise bad("endpoint must be on a push service's host name")
+        endpoints.check(endpoint)
+    except endpoints.Refused as refusal:
+        raise bad(refusal.message) from None
     return endpoint
 
 

@@ -16,5 +16,7 @@ urlpatterns = [
     path("push/devices/<int:device_id>/remove/", push_views.remove_device, name="push_remove_device"),
     path("push/kinds/", push_views.kinds, name="push_kinds"),
     path("push/badge/", push_views.badge, name="push_badge"),
+    path("push/mutes/<int:user_id>/", push_views.mute, name="push_mute"),
+    path("push/mutes/<int:user_id>/remove/", push_views.unmute, name="push_unmute"),
     path("lobby/tables/<int:table_id>/invite/", push_views.invite, name="invite_player"),
 ]

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from pigparlor.tables.models import ActionLog, Seat, Table
+from pigparlor.tables.models import OPEN, ActionLog, Seat, Table
 from pigparlor.tables.replay import OVER
 
 SECRET_UNTIL_OVER = "hidden until the table is over"
@@ -13,11 +13,26 @@ class SeatInline(admin.TabularInline):
     extra = 0
     fields = ("index", "user", "bot_kind", "replaced", "timeouts", "connections")
 
+    def has_add_permission(self, request, obj=None):
+        return obj is None or obj.status == OPEN and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return (obj is None or obj.status == OPEN) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return (obj is None or obj.status == OPEN) and super().has_delete_permission(request, obj)
+
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     """A running table's seed and state (every hand) stay hidden here too: the
-    seed is revealed with the replay once the table is over (docs/fairness.md)."""
+    seed is revealed with the replay once the table is over (docs/fairness.md).
+
+    Once a table has started it is read-only here, its seats too, and cannot be
+    deleted: a running game's rows belong to the table services, and a finished
+    table's seats and result are its players' rated history. A moderator changes
+    them only through the moderation services, which write the mod log (closing
+    a table, kicking a seat, voiding the ratings)."""
 
     list_display = ("pk", "game", "title", "host", "status", "seats", "version", "created_at")
     list_filter = ("game", "status", "private")
@@ -26,6 +41,12 @@ class TableAdmin(admin.ModelAdmin):
     readonly_fields = ("replay", "revealed_seed", "commitment", "revealed_salts", "revealed_state", "outcome",
                        "version", "seats_rev", "started_at_ms", "changed_at_ms", "wake_at_ms")
     inlines = [SeatInline]
+
+    def has_change_permission(self, request, obj=None):
+        return (obj is None or obj.status == OPEN) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return (obj is None or obj.status == OPEN) and super().has_delete_permission(request, obj)
 
     @admin.display(description="replay")
     def replay(self, table):

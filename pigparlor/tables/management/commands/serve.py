@@ -13,9 +13,12 @@ connections on that inherited socket, as pre-fork servers do. The socket is
 handed over the way systemd hands one to a service (descriptor 3, with
 ``LISTEN_FDS``, ``LISTEN_FDNAMES`` and ``LISTEN_PID``), which Daphne's Twisted adopts with its
 ``systemd:`` endpoint. Each worker runs its own clock and heartbeat, which is
-safe (clock.py, presence.py). A worker that dies is started again (one that
-dies within ``STARTUP_SECONDS`` of its start stops the whole server: it would
-only die again); SIGTERM or Ctrl-C stops them all.
+safe (clock.py, presence.py). A worker that dies is started again while the
+others serve on: at once if it had run ``STARTUP_SECONDS``, else after a backoff
+that doubles with each such failure in a row (``PIGPARLOR_WORKER_BACKOFF_MS``,
+capped at ``BACKOFF_CAP_SECONDS``). One that fails ``FAILURES_TO_GIVE_UP`` times
+within ``FAILURE_WINDOW_SECONDS`` is given up; the server stops (exit 1) only
+when no worker is left. SIGTERM or Ctrl-C stops them all.
 """
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
@@ -38,8 +41,12 @@ from pigparlor import static_files  # noqa: E402
 NEEDS_REDIS = ("--workers {workers} needs the Redis channel layer: set REDIS_URL (e.g. redis://127.0.0.1:6379/0). "
                "Each worker holds its own sockets, and only Redis carries a table's updates from one worker "
                "to the players on another.")
-# A worker that dies sooner than this after its start is not restarted: the server stops.
+# A worker that dies sooner than this after its start failed: its next start waits
+# (the backoff), and one that fails this often within the window is given up.
 STARTUP_SECONDS = 20.0
+FAILURES_TO_GIVE_UP = 5
+FAILURE_WINDOW_SECONDS = 300.0
+BACKOFF_CAP_SECONDS = 30.0
 # Where a worker finds the inherited listening socket (systemd's first descriptor).
 INHERITED_FD = 3
 SOCKET_NAME = "pigparlor"
@@ -55,6 +62,35 @@ def tune_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*settings.PIGPARLOR_GC_THRESHOLDS)
+
+
+class WorkerSlot:
+    """One of the workers ``serve --workers`` keeps running: the process now in
+    it (None while its restart waits), and the times of its recent failures."""
+
+    def __init__(self, worker):
+        self.worker, self.dead, self.restart_at = worker, None, 0.0
+        self.failures: list[float] = []
+        self.given_up = False
+
+    def died(self, worker, now: float) -> str:
+        """Note that ``worker`` exited at ``now``: when to start the next, or
+        give up. Returns the line to log."""
+        self.worker, self.dead = None, worker
+        lived = now - worker.started
+        exited = f"worker {worker.pid} exited ({worker.returncode}) {lived:.1f} s after its start"
+        if lived >= STARTUP_SECONDS:
+            self.failures.clear()
+            self.restart_at = now
+            return f"{exited}: starting another"
+        self.failures = [at for at in self.failures if now - at < FAILURE_WINDOW_SECONDS] + [now]
+        if len(self.failures) >= FAILURES_TO_GIVE_UP:
+            self.given_up = True
+            return (f"{exited}, {len(self.failures)} failed starts within {FAILURE_WINDOW_SECONDS:g} s: "
+                    "giving it up (the other workers serve on)")
+        delay = min(BACKOFF_CAP_SECONDS, settings.PIGPARLOR_WORKER_BACKOFF_MS / 1000 * 2 ** (len(self.failures) - 1))
+        self.restart_at = now + delay
+        return f"{exited}: starting another in {delay:g} s"
 
 
 class Command(BaseCommand):
@@ -156,47 +192,56 @@ class Command(BaseCommand):
 
         def start():
             worker = subprocess.Popen(command, pass_fds=(INHERITED_FD,), preexec_fn=hand_over_socket)
-            worker.started = time.monotonic()
+            worker.started, worker.told = time.monotonic(), False
             return worker
 
-        running = [start() for _ in range(workers)]
+        slots = [WorkerSlot(start()) for _ in range(workers)]
         stopping = False
 
         def stop(signum=None, frame=None):
             nonlocal stopping
             stopping = True
-            for worker in running:
-                if worker.poll() is None:
-                    worker.send_signal(signal.SIGTERM)
+            for slot in slots:
+                if slot.worker is not None and slot.worker.poll() is None and not slot.worker.told:
+                    slot.worker.told = True
+                    slot.worker.send_signal(signal.SIGTERM)
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         self.stdout.write(f"Pig Parlor serving on http://{host}:{port}/ with {workers} workers "
-                          f"(pids {' '.join(str(worker.pid) for worker in running)}; Ctrl-C stops)")
+                          f"(pids {' '.join(str(slot.worker.pid) for slot in slots)}; Ctrl-C stops)")
         self.stdout.flush()
         failed = False
-        while not stopping:
+        while not stopping and not failed:
             time.sleep(0.2)
-            for index, worker in enumerate(running):
-                if worker.poll() is None or stopping:
-                    continue
-                if time.monotonic() - worker.started < STARTUP_SECONDS:
-                    self.stderr.write(f"worker {worker.pid} exited ({worker.returncode}) while starting: stopping")
-                    failed = True
-                    stop()
-                    break
-                self.stderr.write(f"worker {worker.pid} exited ({worker.returncode}): starting another")
-                running[index] = start()
-        for worker in running:
+            for slot in slots:
+                if slot.worker is not None and slot.worker.poll() is not None and not stopping:
+                    self.log(slot.died(slot.worker, time.monotonic()))
+                if slot.worker is None and not slot.given_up and not stopping \
+                        and time.monotonic() >= slot.restart_at:
+                    slot.worker = start()
+                    self.log(f"worker {slot.worker.pid} started (replacing {slot.dead.pid})")
+            if all(slot.given_up for slot in slots):
+                self.log("no worker is left: stopping")
+                failed = True
+        stop()  # and any worker started as the signal came
+        for slot in slots:
+            if slot.worker is None:
+                continue
             try:
-                worker.wait(timeout=30)
+                slot.worker.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                worker.kill()
+                slot.worker.kill()
         listener.close()
         if failed:
-            raise CommandError("a worker failed to start (its output is above)")
+            raise CommandError(f"every worker failed {FAILURES_TO_GIVE_UP} times within "
+                               f"{FAILURE_WINDOW_SECONDS:g} s of their starts (their output is above)")
         self.stdout.write("Pig Parlor stopped")
         self.stdout.flush()
+
+    def log(self, line):
+        self.stderr.write(line)
+        self.stderr.flush()
 
     def rate_unrated(self):
         """Tables that finished just before a crash, before their rating: rate them now."""
