@@ -60,7 +60,8 @@ def placings(ranks: list[int], gone: list[bool]) -> list[int]:
     return [last if left else rank for rank, left in zip(ranks, gone)]
 
 
-def rate_players(players: list[Hashable | None], skills: dict, ranks: list[int]) -> dict:
+def rate_players(players: list[Hashable | None], skills: dict, ranks: list[int],
+                 left_early: frozenset[int] = frozenset()) -> dict:
     """New skills after one game: ``players[seat]`` is who sat there (None: nobody
     rated, who plays at the starting skill), ``skills`` their skills before (a
     player missing from it starts at ``START``), ``ranks`` per seat.
@@ -68,12 +69,29 @@ def rate_players(players: list[Hashable | None], skills: dict, ranks: list[int])
     A player in several seats (one bot account playing three seats) gets the sum
     of its seats' moves in mu — its seats' results against each other cancel
     out — and the least of their sigmas: one game's worth of certainty.
+
+    Seats in ``left_early`` (their player left before playing their share) are
+    rated at their rank against everyone, but feed nobody: the other seats are
+    rated as if those seats had not been there, and not at all when fewer than
+    two are left. So leaving costs the leaver and pays no one.
     """
-    before = [skills.get(player, START) if player is not None else START for player in players]
-    teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in before]
-    after = [team[0] for team in MODEL.rate(teams, ranks=list(ranks))]
+    seats = range(len(players))
+    result = _rated(players, skills, ranks, [seat for seat in seats if seat in left_early])
+    others = [seat for seat in seats if seat not in left_early]
+    if len(others) >= 2:
+        result.update(_rated(players, skills, ranks, others, among=others))
+    return result
+
+
+def _rated(players: list, skills: dict, ranks: list[int], keep: list[int], among: list[int] | None = None) -> dict:
+    """The new skills of the seats ``keep`` after a game of the seats ``among`` (all by default)."""
+    among = list(range(len(players))) if among is None else among
+    before = {seat: skills.get(players[seat], START) if players[seat] is not None else START for seat in among}
+    teams = [[MODEL.rating(mu=before[seat].mu, sigma=before[seat].sigma)] for seat in among]
+    after = dict(zip(among, (team[0] for team in MODEL.rate(teams, ranks=[ranks[seat] for seat in among]))))
     result: dict = {}
-    for player, old, new in zip(players, before, after):
+    for seat in keep:
+        player, old, new = players[seat], before[seat], after[seat]
         if player is None:
             continue
         seen = result.get(player)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Min
+from django.db.models import Count, Min
 
 from pigparlor.ratings.accounts import seat_account
 from pigparlor.ratings.models import BotAccount, Rating, RatingEvent, VoidedTable
@@ -29,15 +30,54 @@ from pigparlor.tables.models import FINISHED, Seat, Table
 log = logging.getLogger(__name__)
 
 
+REPEAT_GAMES = 3
+REPEAT_WINDOW = timedelta(hours=24)
+"""The same group of people counts for ratings ``REPEAT_GAMES`` times per game
+within ``REPEAT_WINDOW``; later games of theirs in that window are casual
+(docs/ratings.md, "Playing the same people again")."""
+
+UNRATED_REPEAT = "repeat"
+
+
 def _rateable(table: Table | None) -> bool:
     return (table is not None and table.rated and table.status == FINISHED and table.outcome is not None
-            and not VoidedTable.objects.filter(table=table).exists())
+            and not table.outcome.get("unrated") and not VoidedTable.objects.filter(table=table).exists())
 
 
 def table_placings(table: Table) -> list[int]:
     """The ranks a finished table is rated by: leavers last (``outcome["left"]``)."""
     left = set(table.outcome.get("left") or ())
     return placings(list(table.outcome["ranks"]), [index in left for index in range(table.seats)])
+
+
+def table_left_early(table: Table) -> frozenset[int]:
+    """The seats whose player left before playing their share: rated last, feeding nobody."""
+    return frozenset(table.outcome.get("left_early") or ())
+
+
+def rate_result(table: Table, players: list, skills: dict) -> dict:
+    """The new skills a finished table gives its players: the one rule the live
+    service and the replay share."""
+    return rate_players(players, skills, table_placings(table), table_left_early(table))
+
+
+def repeat_games(table: Table, seats: list[Seat]) -> int:
+    """How many rated games of this game the same group of people (two or more, the
+    same set exactly) finished within ``REPEAT_WINDOW`` before this one."""
+    people = {seat.user_id for seat in seats if seat.user_id is not None and not seat.bot_kind}
+    if len(people) < 2 or table.finished_at is None:
+        return 0
+    shared = (RatingEvent.objects.filter(game=table.game, reason=RatingEvent.TABLE, user_id__in=people,
+                                         table__finished_at__gte=table.finished_at - REPEAT_WINDOW,
+                                         table__finished_at__lt=table.finished_at)
+              .exclude(table__voided__isnull=False).values("table_id").annotate(n=Count("user_id", distinct=True))
+              .filter(n=len(people)).values_list("table_id", flat=True))
+    count = 0
+    for table_id in shared:
+        others = set(Seat.objects.filter(table_id=table_id, user__isnull=False, bot_kind="")
+                     .values_list("user_id", flat=True))
+        count += others == people
+    return count
 
 
 def _ensure_rows(game: str, user_ids: set[int]) -> None:
@@ -63,7 +103,13 @@ def rate_table(table_id: int) -> bool:
         rows = {row.user_id: row for row in Rating.objects.select_for_update()
                 .filter(game=table.game, user_id__in=[player for player in players if player is not None])
                 .order_by("user_id")}
-        after = rate_players(players, {user_id: row.skill for user_id, row in rows.items()}, table_placings(table))
+        if repeat_games(table, seats) >= REPEAT_GAMES:
+            table.outcome = {**table.outcome, "unrated": UNRATED_REPEAT}
+            table.seats_rev += 1
+            table.save(update_fields=["outcome", "seats_rev"])
+            announce_after_commit(table)
+            return False
+        after = rate_result(table, players, {user_id: row.skill for user_id, row in rows.items()})
         first_seat: dict[int, int] = {}
         for seat, player in zip(seats, players):
             if player is not None:
@@ -96,7 +142,8 @@ def on_table_finished(sender, table_id, **kwargs) -> None:
 def unrated_tables():
     """Finished rated tables with no rating yet (not voided), oldest first."""
     return (Table.objects.filter(status=FINISHED, rated=True, outcome__isnull=False, voided__isnull=True)
-            .exclude(rating_events__reason=RatingEvent.TABLE).order_by("finished_at", "pk"))
+            .exclude(rating_events__reason=RatingEvent.TABLE).exclude(outcome__has_key="unrated")
+            .order_by("finished_at", "pk"))
 
 
 def rate_unrated() -> int:
@@ -139,7 +186,7 @@ def replay(game: str, exclude: frozenset[int] = frozenset()) -> dict[int, Replay
         players = [seat.user_id if seat.user_id is not None else bots.get(seat.bot_kind)
                    for seat in seats_by_table[table_id]]
         skills = {player: ratings[player].skill for player in players if player in ratings}
-        for player, skill in rate_players(players, skills, table_placings(table)).items():
+        for player, skill in rate_result(table, players, skills).items():
             ratings[player] = Replayed(skill, (ratings[player].games if player in ratings else 0) + 1)
     return ratings
 

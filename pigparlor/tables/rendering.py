@@ -365,6 +365,21 @@ def standings_of(snapshot: Snapshot, names: dict) -> list[dict]:
     return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
 
 
+def rating_note(snapshot: Snapshot) -> str:
+    """What the results screen says about a finished rated table's ratings (docs/ratings.md)."""
+    outcome = snapshot.table.outcome
+    if not (snapshot.table.rated and outcome):
+        return ""
+    if outcome.get("unrated") == "repeat":
+        return "Not rated: these players already played three rated games of this game together today."
+    if not snapshot.rating_changes:
+        return "Rated game: the rating changes are on their way."
+    if outcome.get("left_early"):
+        return ("Rated game. Whoever left before playing half of their moves is rated last, "
+                "and nobody gains rating for beating them.")
+    return "Rated game."
+
+
 def headline(standings: list[dict]) -> str:
     """"Ana wins with 11 pigs", or "Ana and Bo share the win with 9 points"."""
     winners = [row for row in standings if row["rank"] == 1]
@@ -429,7 +444,8 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "your_move": running and (turn_is_you or (bool(legal) and not engine.realtime)),
         "log": log,
         "phase_name": engine.phase_names.get(view.get("phase"), ""),
-        "standings": standings, "headline": headline(standings),
+        "standings": standings, "headline": headline(standings), "rating_note": rating_note(snapshot),
+        "rating_done": bool(snapshot.rating_changes),
         "replaced": viewer is not None and snapshot.seats[viewer].replaced,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
     }

@@ -21,6 +21,7 @@ from pigparlor.tables import inputs, limits, prepared, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
+from pigparlor.tables.leavers import leavers
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, seats_at
@@ -477,8 +478,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         outcome = engine.outcome(new_state)
         if outcome is not None:
             table.status = FINISHED
-            # "left": seats a bot was playing at the end (their player left for good).
-            table.outcome = {**outcome.as_json(), "left": [each.index for each in seats if each.replaced]}
+            # "left" / "left_early": who left the game, and who left before playing their share.
+            table.outcome = {**outcome.as_json(), **leavers(table.pk, seats)}
             table.finished_at = timezone.now()
             table.wake_at_ms = None
             listing = True
