@@ -17,6 +17,7 @@ pytestmark = pytest.mark.scaleout
 TABLES = 60
 
 SEED = f"""
+from datetime import timedelta
 from django.utils import timezone
 from django.contrib.auth import get_user_model
 from pigparlor.tables.models import FINISHED, Seat, Table
@@ -25,7 +26,7 @@ for n in range({TABLES}):
     seats = 3 + n % 4
     players = [users[(n + k * 3) % 8] for k in range(seats - 1)] + ["sensible"]
     table = Table.objects.create(game="snout", seats=seats, status=FINISHED, rated=True, seed=n, version=2,
-                                 finished_at=timezone.now(),
+                                 finished_at=timezone.now() - timedelta(hours=25 * n),
                                  outcome={{"ranks": [1 + (k * 7 + n) % seats for k in range(seats)],
                                           "scores": [0] * seats, "left": [0] if n % 5 == 0 else []}})
     Seat.objects.bulk_create(Seat(table=table, index=i, user=None if isinstance(p, str) else p,
