@@ -16,8 +16,10 @@ CONSERVATIVE = ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatFie
 
 
 def established(game: str) -> QuerySet:
-    """The game's established ratings, best first (conservative mu - 3 sigma, then oldest account)."""
-    return (Rating.objects.filter(game=game, sigma__lte=PROVISIONAL_SIGMA).annotate(conservative=CONSERVATIVE)
+    """The game's established ratings, best first (conservative mu - 3 sigma, then oldest account).
+    Never a guest's: guests sit only at casual tables, and a leaderboard is for accounts."""
+    return (Rating.objects.filter(game=game, sigma__lte=PROVISIONAL_SIGMA, user__guest__isnull=True)
+            .annotate(conservative=CONSERVATIVE)
             .order_by("-conservative", "user_id"))
 
 

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from pigparlor.accounts.guests import TOURNAMENT_REFUSAL, is_guest
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
@@ -100,6 +101,8 @@ def _first_game(tournament: Tournament) -> str:
 
 def entry_refusal(tournament: Tournament, user) -> str | None:
     """Why ``user`` does not meet the entry conditions (in the first stage's game), or None."""
+    if is_guest(user):
+        return TOURNAMENT_REFUSAL
     game = _first_game(tournament)
     skill = queries.skills_of({user.pk}, game)[user.pk]
     games = Rating.objects.filter(user=user, game=game).values_list("games", flat=True).first() or 0
