@@ -62,8 +62,10 @@ _last_sweep_ms = 0
 
 
 def is_guest(user) -> bool:
-    """Whether ``user`` is a signed-in guest (False for visitors and full accounts)."""
-    if user is None or not user.is_authenticated:
+    """Whether ``user`` is a signed-in guest (False for visitors and full accounts). A guest
+    never has a usable password (sign-up gives it one as it stops being a guest), so a
+    player with one is answered without a query."""
+    if user is None or not user.is_authenticated or user.has_usable_password():
         return False
     return Guest.objects.filter(user_id=user.pk).exists()
 
