@@ -242,6 +242,7 @@ def test_a_guest_reads_the_chat_but_cannot_write_or_report(client, guest, ana):
     assert not Report.objects.exists()
     lobby = client.get(reverse("lobby:game", args=["snout"])).content.decode()
     assert "Guests can read the chat: sign up to write in it." in lobby and 'id="chat-form"' not in lobby
+    assert "sign up to report someone" in lobby and 'name="reason"' not in lobby
 
 
 def test_guest_is_a_reserved_word_for_names(client):

@@ -15,7 +15,8 @@ def chat_panel(context, table=None, game=None):
     user = context.get("user")
     signed_in = user is not None and user.is_authenticated
     read_only = "" if signed_in else "Log in to chat."
-    if is_guest(user):
+    guest = is_guest(user)
+    if guest:
         read_only = "Guests can read the chat: sign up to write in it."
     if signed_in and table is not None and not table.spectators_chat \
             and not Seat.objects.filter(table=table, user=user).exists():
@@ -23,5 +24,5 @@ def chat_panel(context, table=None, game=None):
     return {
         "user": user, "chat_label": "Table chat" if table is not None else f"{game.title} lobby chat",
         "chat_can_write": not read_only, "chat_read_only": read_only, "chat_phrases": QUICK_PHRASES,
-        "chat_report_reasons": Report.REASONS,
+        "chat_report_reasons": Report.REASONS, "chat_can_report": signed_in and not guest,
     }
