@@ -147,11 +147,17 @@ def _actions(kinds: dict, view: dict) -> list[dict]:
     return [{"action": kinds[kind], "label": label, "kind": kind} for kind, label in labels.items() if kind in kinds]
 
 
+def highest_three(hand: list[dict]) -> list[dict]:
+    """The three highest cards of a view's grouped hand (ties: the higher id), in id order:
+    what the timer would pass, and what the picker is preset to."""
+    cards = sorted((card for group in hand for card in group["cards"]),
+                   key=lambda card: (card["points"], card["card"]))
+    return sorted(cards[-3:], key=lambda card: card["card"])
+
+
 def _picker(view: dict, names: dict, seat: int) -> dict:
     """S3's pass, preset to what the timer would pass (the three highest cards) so one tap sends it."""
-    cards = sorted((card for group in view["hand"] for card in group["cards"]),
-                   key=lambda card: (card["points"], card["card"]))
-    chosen = sorted(cards[-3:], key=lambda card: card["card"])
+    chosen = highest_three(view["hand"])
     return {
         "action": {"type": "pass", "pigs": [card["pig"] for card in chosen]},
         "chosen": {card["card"] for card in chosen},
