@@ -62,7 +62,7 @@ class OinkCoach(Coach):
         if view["phase"] == "over" or view.get("seat") is None:
             return None
         mine = view["your_slap"]
-        if mine is not None:
+        if mine is not None and view["phase"] == "collect":
             return Hint(f"You cried {mine['cry_name']}: wait for the verdict.")
         shown = [card["card"] for card in view["pile"]["top"]]
         top, under = (shown + [None, None])[:2]
@@ -75,6 +75,11 @@ class OinkCoach(Coach):
         if {"type": "flip"} in legal:
             return Hint("Your turn: tap Flip your card (or press Space). Then watch the new top two cards.",
                         {"type": "flip"}, (FLIP_BUTTON,))
+        verdict = view["verdict"]
+        if mine is not None and verdict is not None and verdict["pile"] == view["pile"]["id"]:
+            if verdict["taker"] == view["seat"]:
+                return Hint(f"Well cried: the pile is yours! Wait for your next flip. {WATCH}")
+            return Hint(f"That slap did not win the pile. Wait for the next card. {WATCH}")
         if top is None:
             return Hint("Wait for the first card. " + WATCH)
         if under is None:

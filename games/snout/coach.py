@@ -73,8 +73,11 @@ class SnoutCoach(Coach):
             return Hint(f"Pass {names}: your highest cards. Points left in your hand when someone else goes out "
                         "are theirs, so send the big ones away.", action, targets)
         if "toss" in kinds:
-            return Hint("You have the pig: toss it! If it lands on a position you hold, those cards go.",
-                        kinds["toss"], (form_button(kinds["toss"]),))
+            hand = view["hand"]
+            why = (f"You hold only {describe(PIG_BY_KEY[hand[0]['pig']], len(hand[0]['cards']))}: if it lands "
+                   "that way, your hand is empty and the round is yours." if len(hand) == 1 else
+                   "If it lands on a position you hold, all those cards go.")
+            return Hint(f"You have the pig: toss it! {why}", kinds["toss"], (form_button(kinds["toss"]),))
         if "snout" in kinds:
             action = SENSIBLE.choose(view, legal, None)
             if action["type"] == "snout":

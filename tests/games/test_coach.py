@@ -131,7 +131,7 @@ def test_the_piggy_piggy_lesson_is_won_by_the_learner_with_food_and_a_goat():
 def _oink_view(top, under=None, legal_slap=True):
     cards = [{"card": top}] + ([{"card": under}] if under is not None else [])
     return {"phase": "wait", "seat": 0, "your_slap": None, "players": [{"won": 0}, {"won": 0}],
-            "pile": {"id": 7, "top": cards}}
+            "pile": {"id": 7, "top": cards}, "verdict": None}
 
 
 @pytest.mark.parametrize("top, under, cry, words", [
@@ -153,6 +153,15 @@ def test_o3_with_nothing_to_cry_the_oink_hint_says_wait_and_suggests_no_slap():
     hint = OINK_COACH.hint(_oink_view(0 * 14 + 10, 4 * 14 + 8), legal)  # a dog 5 on a sheep 4
     assert hint.action is None and hint.targets == ()
     assert "no cry" in hint.text and "4 + 5 is not 7" in hint.text
+
+
+def test_o6_once_the_slaps_are_judged_the_oink_hint_says_who_took_the_pile_not_wait_for_the_verdict():
+    view = {**_oink_view(2 * 14 + 6, 2 * 14 + 8), "your_slap": {"cry": 2, "cry_name": "Moo"}}
+    assert OINK_COACH.hint({**view, "phase": "collect"}, []).text == "You cried Moo: wait for the verdict."
+    view["verdict"] = {"pile": 7, "taker": 0}
+    assert OINK_COACH.hint(view, []).text.startswith("Well cried: the pile is yours!")
+    view["verdict"] = {"pile": 7, "taker": 1}
+    assert OINK_COACH.hint(view, []).text.startswith("That slap did not win the pile.")
 
 
 def test_pp10_the_pig_pile_hint_washes_a_big_pile_with_an_8_and_names_the_group_and_the_count():
