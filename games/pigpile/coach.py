@@ -6,6 +6,7 @@ Targets name ``pigpile/table.html``: the face-up toggles of the hand, a number's
 """
 from __future__ import annotations
 
+from games.core.cards import word_list
 from games.core.coach import Coach, Hint, Lesson, form_button, picture
 from games.pigpile.bots import face_up_score, play_score
 from games.pigpile.cards import CARD_VIEWS, EWE_TURN, HOG_TIED, HOG_WASH, WILD, rank_words
@@ -14,9 +15,6 @@ from games.pigpile.rules import strength
 
 FACE_UP_BUTTON = "#pp-prompt .pp-faceup button[type=submit]"
 
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def _label(rank: int) -> str:
@@ -103,7 +101,7 @@ class PigPileCoach(Coach):
             card = next(card for card in view["hand"] if card["rank"] == rank and card["card"] not in taken)
             taken.add(card["card"])
             cards.append(card["card"])
-        names = _and([card_name(rank) for rank in action["ranks"]])
+        names = word_list([card_name(rank) for rank in action["ranks"]])
         targets = tuple(f'#pp-hand .pp-toggle[data-card="{card}"]' for card in cards) + (FACE_UP_BUTTON,)
         return Hint(f"Tap {names}, then lay them face up: strong cards, kept for the end of the round "
                     "when your hand is empty.", action, targets)

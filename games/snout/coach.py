@@ -7,6 +7,7 @@ prompt's buttons.
 """
 from __future__ import annotations
 
+from games.core.cards import word_list
 from games.core.coach import Coach, Hint, Lesson, form_button, picture
 from games.snout.bots import SENSIBLE
 from games.snout.pigs import DECK, PIG_BY_KEY, PIGS, card_json, describe
@@ -16,9 +17,6 @@ PASS_BUTTON = "#sn-hand .sn-pass button[type=submit]"
 LANDS = {"sider": "on its side, no dot", "spotty": "on its side, dot up", "razorback": "on its back",
          "trotter": "standing up", "snouter": "on its snout", "jowler": "on its snout and one ear"}
 
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 class SnoutCoach(Coach):
@@ -68,7 +66,7 @@ class SnoutCoach(Coach):
             counted = [0] * len(PIGS)
             for card in chosen:
                 counted[PIG_BY_KEY[card["pig"]]] += 1
-            names = _and([describe(pig, count) for pig, count in enumerate(counted) if count])
+            names = word_list([describe(pig, count) for pig, count in enumerate(counted) if count])
             targets = tuple(f'#sn-hand .sn-pick[data-card="{card["card"]}"]' for card in chosen) + (PASS_BUTTON,)
             return Hint(f"Pass {names}: your highest cards. Points left in your hand when someone else goes out "
                         "are theirs, so send the big ones away.", action, targets)
