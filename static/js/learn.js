@@ -7,7 +7,8 @@
 //   Its "Now" part (#table-now) is swapped by the table's socket like any part.
 // - A hint (#table-hint, only at a first game with hints) names what to tap in
 //   data-targets, CSS selectors of the board in the order to tap them: each frame,
-//   those get .is-hinted (and are marked on the page only: the server decided). A new
+//   those get .is-hinted (and are marked on the page only: the server decided), and a
+//   screen reader hears the hint as their description when it reaches them. A new
 //   hint's sentence is read out through #table-hint-live.
 (function () {
   "use strict";
@@ -53,14 +54,20 @@
   }
 
   function showHint() {
-    document.querySelectorAll(".is-hinted").forEach(function (elt) { elt.classList.remove("is-hinted"); });
+    document.querySelectorAll(".is-hinted").forEach(function (elt) {
+      elt.classList.remove("is-hinted");
+      if (elt.getAttribute("aria-describedby") === "table-hint-say") { elt.removeAttribute("aria-describedby"); }
+    });
     var hint = document.getElementById("table-hint");
     if (!hint) { return; }
     var targets = [];
     try { targets = JSON.parse(hint.dataset.targets || "[]"); } catch (error) { targets = []; }
     targets.forEach(function (selector) {
       try {
-        document.querySelectorAll(selector).forEach(function (elt) { elt.classList.add("is-hinted"); });
+        document.querySelectorAll(selector).forEach(function (elt) {
+          elt.classList.add("is-hinted");
+          if (!elt.hasAttribute("aria-describedby")) { elt.setAttribute("aria-describedby", "table-hint-say"); }
+        });
       } catch (error) { /* a selector this browser cannot read: the sentence still says it */ }
     });
     var say = hint.querySelector(".table-hint__say");

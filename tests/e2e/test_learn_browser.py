@@ -24,7 +24,8 @@ HINT = """() => { const hint = document.getElementById('table-hint');
   return {learned: hint.classList.contains('is-learned'), targets: JSON.parse(hint.dataset.targets || '[]'),
           text: (hint.querySelector('.table-hint__say') || {}).textContent || '',
           version: Number(marker.dataset.version),
-          hinted: document.querySelectorAll('#table-socket .is-hinted').length}; }"""
+          hinted: document.querySelectorAll('#table-socket .is-hinted').length,
+          described: document.querySelectorAll('#table-socket .is-hinted[aria-describedby="table-hint-say"]').length}; }"""
 
 
 def start_lesson(page, base_url, slug: str) -> None:
@@ -46,6 +47,7 @@ def follow_the_hints(page) -> list[str]:
         if state["learned"]:
             return followed
         assert state["hinted"] >= 1, f"nothing on the page is highlighted for {state['text']!r}"
+        assert state["described"] >= 1  # a screen reader hears the hint on what it highlights
         followed.append(state["text"])
         for selector in state["targets"]:
             target = page.locator(selector).first
