@@ -59,6 +59,7 @@ def follow_the_hints(page) -> list[str]:
     raise AssertionError(f"the lesson did not reach its aim in {MOVES} moves")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("slug, first_words", [
     ("pigpile", "Tap 8 (Hog Wash), 9 and Hog Wild"),
     ("oink", "Your turn: tap Flip"),
