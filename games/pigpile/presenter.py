@@ -7,6 +7,7 @@ adds information the view does not already give this viewer.
 """
 from __future__ import annotations
 
+from games.core.cards import word_list
 from games.pigpile.cards import SPECIAL_NAME, WILD, rank_words
 from games.pigpile.rules import strongest
 
@@ -105,7 +106,7 @@ def _strongest(legal: list[dict]) -> dict:
     newcomer's first move need not be a puzzle)."""
     action = strongest([action for action in legal if action["type"] == "faceup"])
     names = [card_name(rank) for rank in sorted(action["ranks"], key=lambda rank: 13 if rank == WILD else rank)]
-    return {"action": action, "label": f"Lay my strongest three: {', '.join(names[:-1])} and {names[-1]}"}
+    return {"action": action, "label": f"Lay my strongest three: {word_list(names)}"}
 
 
 def card_name(rank: int) -> str:

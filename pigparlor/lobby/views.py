@@ -105,12 +105,14 @@ def create(request, slug):
     return render(request, "lobby/create.html", {"game": game, "form": form})
 
 
-@login_required
 @require_POST
 def learn(request, slug):
-    """A first game with hints: to the learner's running one, or a new one (pigparlor/tables/lessons.py)."""
+    """A first game with hints: to the learner's running one, or a new one (pigparlor/tables/lessons.py).
+    A visitor becomes a guest first, as for "Play now"."""
     game = _game_or_404(slug)
     try:
+        if not request.user.is_authenticated:
+            guests.start_guest(request)
         table = start_lesson(request.user, game.slug)
     except TableError as refusal:
         messages.error(request, refusal.message)
