@@ -265,9 +265,11 @@ def rounds_by_stage(tournament: Tournament, stages: list[Stage], names: dict[int
 
 
 def board_context(tournament: Tournament) -> dict:
-    stage_rows = list(tournament.stages.order_by("index"))
-    stages = [StageBlock(stage, stage_title(stage), stage_rules(stage, stage is stage_rows[-1]))
-              for stage in stage_rows]
+    judged = services.stage_problems(tournament)
+    stage_rows = [stage for stage, _ in judged]
+    stages = [StageBlock(stage, stage_title(stage), [f"This stage cannot be played: {problem}."] if problem
+                         else stage_rules(stage, stage is stage_rows[-1]))
+              for stage, problem in judged]
     entries_all = list(tournament.entries.select_related("user__profile").order_by("registered_at", "pk"))
     names = {entry.user_id: entry.user.get_username() for entry in entries_all}
     entries = {entry.user_id: entry for entry in entries_all}

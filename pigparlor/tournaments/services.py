@@ -27,7 +27,7 @@ from pigparlor.tables import services as tables
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
 from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
-from pigparlor.tables.registry import get_game
+from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import announce, pairing, spec
 from pigparlor.tournaments.models import (
     CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
@@ -98,12 +98,40 @@ def _first_game(tournament: Tournament) -> str:
     return tournament.stages.order_by("index").values_list("game", flat=True).first()
 
 
+def stage_problems(tournament: Tournament) -> list[tuple[Stage, str | None]]:
+    """Each stage as stored, with why it cannot be played (None if it can),
+    judged as the API judges a new tournament's stages (``spec.stage``). The
+    admin or the database may hold what no form would let in."""
+    rows = list(tournament.stages.order_by("index"))
+    judged = []
+    for position, row in enumerate(rows):
+        body = {name: getattr(row, name) for name in spec.STAGE_FIELDS if getattr(row, name) is not None}
+        try:
+            spec.stage(body, position, position == len(rows) - 1, where=f"stage {position + 1}")
+            problem = None if row.index == position else f"stage {position + 1} is numbered {row.index}"
+        except TableError as refusal:
+            problem = refusal.message
+        judged.append((row, problem))
+    return judged
+
+
+def unplayable(tournament: Tournament) -> str | None:
+    """Why ``tournament`` cannot be played as it stands, or None."""
+    judged = stage_problems(tournament)
+    if not judged:
+        return "it has no stages to play"
+    return next((f"it cannot be played: {problem}" for _, problem in judged if problem), None)
+
+
 def entry_refusal(tournament: Tournament, user) -> str | None:
     """Why ``user`` does not meet the entry conditions (in the first stage's game), or None."""
     game = _first_game(tournament)
+    try:
+        title = get_game(game).title
+    except UnknownGame:
+        return unplayable(tournament) or "this tournament's game is not available"
     skill = queries.skills_of({user.pk}, game)[user.pk]
     games = Rating.objects.filter(user=user, game=game).values_list("games", flat=True).first() or 0
-    title = get_game(game).title
     if tournament.min_rating is not None and skill.rating < tournament.min_rating:
         return f"you need a {title} rating of at least {tournament.min_rating} (yours is {skill.rating})"
     if tournament.max_rating is not None and skill.rating > tournament.max_rating:
@@ -134,6 +162,9 @@ def register(tournament_id, user) -> Entry:
         raise TableError(ILLEGAL, "you are already registered")
     if tournament.entries.filter(status__in=ACTIVE).count() >= tournament.max_players:
         raise TableError(ILLEGAL, f"the tournament is full ({tournament.max_players} players)")
+    problem = unplayable(tournament)
+    if problem:
+        raise TableError(ILLEGAL, f"this tournament is not open: {problem}")
     refusal = entry_refusal(tournament, user)
     if refusal:
         raise TableError(FORBIDDEN, refusal)
@@ -306,7 +337,12 @@ def _step(tournament: Tournament) -> bool:
 
 
 def _start(tournament: Tournament) -> None:
-    """Those who did not check in are dropped; too few left cancels the tournament."""
+    """Those who did not check in are dropped; too few left, or stages that
+    cannot be played (written past the forms), cancel the tournament."""
+    problem = unplayable(tournament)
+    if problem:
+        _cancel(tournament, problem)
+        return
     tournament.entries.filter(status=Entry.REGISTERED).update(status=Entry.NO_SHOW)
     players = list(tournament.entries.filter(status=Entry.CHECKED_IN))
     if len(players) < tournament.min_players:

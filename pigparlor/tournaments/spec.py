@@ -68,8 +68,9 @@ def _optional_whole(body: dict, name: str, what: str) -> int | None:
     return None if value is None else inputs.whole_number(value, what)
 
 
-def stage(body, index: int, last: bool) -> StageSpec:
-    where = f"stages[{index}]"
+def stage(body, index: int, last: bool, where: str | None = None) -> StageSpec:
+    """One stage, checked; ``where`` names it in refusals (``stages[0]`` by default, as the API's body does)."""
+    where = where or f"stages[{index}]"
     if not isinstance(body, dict):
         refuse(f"{where} must be a JSON object")
     inputs.fields(body, STAGE_FIELDS)
