@@ -14,6 +14,7 @@ time, so seating 128 tables never holds the process's database thread long.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import timedelta
 
 from django.conf import settings
@@ -23,9 +24,9 @@ from django.utils import timezone
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
-from pigparlor.tables import services as tables
+from pigparlor.tables import inputs, services as tables
 from pigparlor.tables.botdriver import STAND_IN
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import announce, pairing, spec
@@ -58,16 +59,20 @@ def _locked(tournament_id) -> Tournament:
 def create_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, created_by=None,
                       series=None) -> Tournament:
     """A new tournament open for registration until ``starts_at``."""
-    from pigparlor.tables import inputs
-
-    name = inputs.visible_text(name, "name", Tournament._meta.get_field("name").max_length).strip()
-    if not name:
-        raise TableError(BAD_REQUEST, "name must not be empty")
+    name = clean_name(name)
     made = spec_to_rows(Tournament(name=name, starts_at=starts_at, created_by=created_by, series=series),
                         tournament_spec)
     announce.changed(made)
     made.save(update_fields=["revision"])
     return made
+
+
+def clean_name(name) -> str:
+    """A tournament's name, as players will read it."""
+    name = inputs.visible_text(name, "name", Tournament._meta.get_field("name").max_length).strip()
+    if not name:
+        raise TableError(BAD_REQUEST, "name must not be empty")
+    return name
 
 
 def spec_to_rows(tournament: Tournament, tournament_spec: spec.TournamentSpec) -> Tournament:
@@ -80,6 +85,63 @@ def spec_to_rows(tournament: Tournament, tournament_spec: spec.TournamentSpec) -
         Stage(tournament=tournament, index=index, game=each.game, options=each.options, table_size=each.table_size,
               format=each.format, advance=each.advance, rounds=each.rounds, points=each.points)
         for index, each in enumerate(tournament_spec.stages))
+    return tournament
+
+
+@transaction.atomic
+def host_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, host,
+                    rated_requested: bool = False) -> Tournament:
+    """A tournament a signed-in player hosts (the "Create a tournament" page).
+    A player's is casual (``rated_requested`` asks staff to make it rated),
+    starts within ``PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS``, and they host at
+    most ``PIGPARLOR_TOURNAMENTS_PER_DAY`` in any 24 hours; staff host rated
+    ones and have no limit."""
+    now = timezone.now()
+    if starts_at <= now:
+        raise TableError(BAD_REQUEST, "the start must be in the future")
+    if not host.is_staff:
+        # One player's creations take turns, so two at once cannot both slip under the limit.
+        type(host).objects.select_for_update().filter(pk=host.pk).first()
+        ahead = timedelta(days=settings.PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS)
+        if starts_at > now + ahead:
+            raise TableError(BAD_REQUEST, f"the start must be within {ahead.days} days")
+        limit = settings.PIGPARLOR_TOURNAMENTS_PER_DAY
+        recent = list(Tournament.objects.filter(created_by=host, created_at__gt=now - timedelta(days=1))
+                      .order_by("created_at").values_list("created_at", flat=True))
+        if len(recent) >= limit:
+            wait = recent[len(recent) - limit] + timedelta(days=1) - now
+            raise TableError(RATE_LIMITED, f"you have hosted {limit} tournaments in the last 24 hours: you can host "
+                                           f"another in {_duration(wait)}", retry_after_s=int(wait.total_seconds()) + 1)
+        tournament_spec = replace(tournament_spec, rated=False)
+    made = create_tournament(name=name, starts_at=starts_at, tournament_spec=tournament_spec, created_by=host)
+    if rated_requested and not made.rated:
+        made.rated_requested = True
+        made.save(update_fields=["rated_requested"])
+    return made
+
+
+def _duration(span: timedelta) -> str:
+    """"5 h 12 min", "40 min"."""
+    minutes = max(1, -(-int(span.total_seconds()) // 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+@transaction.atomic
+def edit_tournament(tournament_id, *, name, starts_at, tournament_spec: spec.TournamentSpec) -> Tournament:
+    """Staff change an upcoming tournament (the admin): its name, start,
+    capacity, conditions, ``rated`` and stages, all at once."""
+    tournament = _locked(tournament_id)
+    if tournament.status != UPCOMING:
+        raise TableError(ILLEGAL, "only an upcoming tournament can be changed")
+    name = clean_name(name)
+    tournament.name, tournament.starts_at = name, starts_at
+    if tournament_spec.rated:
+        tournament.rated_requested = False
+    tournament.stages.all().delete()
+    spec_to_rows(tournament, tournament_spec)
+    announce.changed(tournament)
+    tournament.save()
     return tournament
 
 
@@ -260,6 +322,21 @@ def cancel_tournament(tournament_id, reason: str) -> Tournament:
     if not isinstance(reason, str) or not reason.strip():
         raise TableError(BAD_REQUEST, "say why the tournament is cancelled: the players see the reason")
     _cancel(tournament, reason.strip())
+    return tournament
+
+
+@transaction.atomic
+def cancel_hosted(tournament_id, user, reason: str = "") -> Tournament:
+    """The host calls their tournament off before it starts; its players see why."""
+    tournament = _locked(tournament_id)
+    if tournament.created_by_id is None or tournament.created_by_id != getattr(user, "pk", None):
+        raise TableError(FORBIDDEN, "only the tournament's host can cancel it")
+    if tournament.status in (FINISHED, CANCELLED):
+        raise TableError(ILLEGAL, "this tournament is over")
+    if tournament.status == RUNNING or timezone.now() >= tournament.starts_at:
+        raise TableError(ILLEGAL, "the tournament has started: only staff can stop it now")
+    reason = inputs.visible_text(reason if isinstance(reason, str) else "", "the reason", 160).strip()
+    _cancel(tournament, f"the host called it off: {reason}" if reason else "the host called it off")
     return tournament
 
 
