@@ -14,6 +14,7 @@ from django.utils import timezone
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.registry import all_games
 from pigparlor.tournaments import services, spec
+from pigparlor.tournaments.forms import judge_stages, tournament_spec
 from pigparlor.tournaments.models import Entry, Series, Stage, Tournament
 
 
@@ -46,14 +47,8 @@ class StageFormSet(forms.BaseInlineFormSet):
             raise ValidationError("A tournament needs at least one stage: fill in the stage below.")
         if len(kept) > spec.MAX_STAGES:
             raise ValidationError(f"A tournament has at most {spec.MAX_STAGES} stages.")
-        self.parsed = []
-        for position, form in enumerate(kept):
-            try:
-                self.parsed.append(spec.stage(form.stage_body(), position, position == len(kept) - 1,
-                                              where=f"Stage {position + 1}"))
-            except TableError as refusal:
-                form.add_error(None, refusal.message)
-        if any(form.errors for form in kept):
+        self.parsed = judge_stages(kept)
+        if len(self.parsed) != len(kept):
             raise ValidationError("Correct the stages below.")
 
 
@@ -118,12 +113,6 @@ class TournamentForm(forms.ModelForm):
             self.add_error("starts_at", "The start must be in the future.")
         return cleaned
 
-    def tournament_spec(self, stages) -> spec.TournamentSpec:
-        data = self.cleaned_data
-        return spec.TournamentSpec(tuple(stages), data["min_players"], data["max_players"], data["rated"],
-                                   data["min_rating"], data["max_rating"], data["min_games"] or 0,
-                                   data["established"])
-
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
@@ -167,10 +156,10 @@ class TournamentAdmin(admin.ModelAdmin):
         try:
             if change:
                 services.edit_tournament(form.instance.pk, name=data["name"], starts_at=data["starts_at"],
-                                         tournament_spec=form.tournament_spec(stages.parsed))
+                                         tournament_spec=tournament_spec(data, stages.parsed))
             else:
                 made = services.create_tournament(name=data["name"], starts_at=data["starts_at"],
-                                                  tournament_spec=form.tournament_spec(stages.parsed),
+                                                  tournament_spec=tournament_spec(data, stages.parsed),
                                                   created_by=request.user)
                 form.instance.pk = made.pk
         except TableError as refusal:

@@ -355,6 +355,8 @@ def me_context(tournament: Tournament, user) -> dict:
         "place_text": ordinal(entry.place) if entry is not None else "",
         "full": upcoming and not active and tournament.entries.filter(status__in=ACTIVE).count()
         >= tournament.max_players,
+        "hosting": signed_in and tournament.created_by_id == user.pk,
+        "can_cancel": signed_in and upcoming and tournament.created_by_id == user.pk,
     }
 
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -101,13 +102,12 @@ def host_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, ho
         raise TableError(BAD_REQUEST, "the start must be in the future")
     if not host.is_staff:
         # One player's creations take turns, so two at once cannot both slip under the limit.
-        type(host).objects.select_for_update().filter(pk=host.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=host.pk).first()
         ahead = timedelta(days=settings.PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS)
         if starts_at > now + ahead:
             raise TableError(BAD_REQUEST, f"the start must be within {ahead.days} days")
         limit = settings.PIGPARLOR_TOURNAMENTS_PER_DAY
-        recent = list(Tournament.objects.filter(created_by=host, created_at__gt=now - timedelta(days=1))
-                      .order_by("created_at").values_list("created_at", flat=True))
+        recent = _hosted_since(host, now - timedelta(days=1))
         if len(recent) >= limit:
             wait = recent[len(recent) - limit] + timedelta(days=1) - now
             raise TableError(RATE_LIMITED, f"you have hosted {limit} tournaments in the last 24 hours: you can host "
@@ -118,6 +118,19 @@ def host_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, ho
         made.rated_requested = True
         made.save(update_fields=["rated_requested"])
     return made
+
+
+def _hosted_since(user, since) -> list:
+    return list(Tournament.objects.filter(created_by=user, created_at__gt=since)
+                .order_by("created_at").values_list("created_at", flat=True))
+
+
+def hosted_left(user) -> int | None:
+    """How many more tournaments ``user`` may host now (None: staff, no limit)."""
+    if user.is_staff:
+        return None
+    recent = _hosted_since(user, timezone.now() - timedelta(days=1))
+    return max(0, settings.PIGPARLOR_TOURNAMENTS_PER_DAY - len(recent))
 
 
 def _duration(span: timedelta) -> str:
