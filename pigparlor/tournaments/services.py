@@ -441,7 +441,8 @@ def _start(tournament: Tournament) -> None:
     tournament.entries.filter(status=Entry.CHECKED_IN).update(status=Entry.IN)
     tournament.status, tournament.started_at = RUNNING, timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    _plan(tournament, tournament.stages.get(index=0), 0)
+    # As any stage begins: an elimination whose players fit one table plays it as the final.
+    _enter_stage(tournament, 0)
 
 
 def _in(tournament: Tournament) -> list[Entry]:
