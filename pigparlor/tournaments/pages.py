@@ -86,8 +86,8 @@ def stage_rules(stage: Stage, last: bool, registered: int = 0) -> list[str]:
         example = stage.table_size * 2 + 1
         split = pairing.split_sizes(example, stage.table_size, engine.min_seats, engine.max_seats)
         rules.append(f"Tables of {stage.table_size} when the players divide evenly; otherwise tables differ by one "
-                     f"seat within {title}'s {engine.min_seats} to {engine.max_seats} ({example} players: "
-                     f"{sizes_text(split)}). A match is one whole game of {title}.")
+                     f"seat, within the {engine.min_seats} to {engine.max_seats} players {title} takes ({example} "
+                     f"players: {sizes_text(split)}). A match is one whole game of {title}.")
         going = "the winner of each table goes" if stage.advance == 1 else f"the top {stage.advance} of each table go"
         rules.append(f"After each round {going} on (never a whole table).")
         if last:

@@ -76,8 +76,8 @@ def test_an_upcoming_tournament_shows_its_stages_rules_and_players_with_ratings(
     assert "Points per place at a full table: 1st 1 · 2nd 0" in words and "a bye scores 0.5" in words
     assert "Tables of exactly 2: when the players do not divide by 2, the rest sit the round out" in words
     # The elimination stage says what tables odd counts make.
-    assert "Tables of 2 when the players divide evenly; otherwise tables differ by one seat within Count to " \
-           "Ten's 2 to 4 (5 players: 1 table of 3, 1 of 2)" in words
+    assert "Tables of 2 when the players divide evenly; otherwise tables differ by one seat, within the 2 to 4 " \
+           "players Count to Ten takes (5 players: 1 table of 3, 1 of 2)" in words
     assert "The top 2 go on to stage 2." in words
     assert "the winner of each table goes on" in words
     assert "they play the final table; its places end the tournament" in words
