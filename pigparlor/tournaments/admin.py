@@ -18,10 +18,18 @@ from pigparlor.tournaments.forms import judge_stages, tournament_spec
 from pigparlor.tournaments.models import Entry, Series, Stage, Tournament
 
 
+class OptionalJSONField(forms.JSONField):
+    """Empty, not "null", when there is nothing."""
+
+    def prepare_value(self, value):
+        return "" if value is None else super().prepare_value(value)
+
+
 class StageForm(forms.ModelForm):
     game = forms.ChoiceField(choices=lambda: [(game.slug, game.title) for game in all_games()])
     options = forms.JSONField(required=False, initial=dict,
                               help_text="The game's table options; empty for its defaults (a turn timer is required)")
+    points = OptionalJSONField(required=False, help_text="Points per place, first first; empty for table size − place")
 
     class Meta:
         model = Stage

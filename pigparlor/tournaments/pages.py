@@ -37,6 +37,11 @@ def game_title(slug: str) -> str:
         return slug
 
 
+def plain_number(value: float | None) -> str:
+    """Points as people write them: 3, 1.5, 0.25 (never "1.50")."""
+    return "" if value is None else f"{round(value, 2):g}"
+
+
 def ordinal(number: int | None) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st."""
     if number is None:
@@ -222,6 +227,10 @@ class SeatRow:
     left: bool = False
     won: bool = False             # first at the table that ended the tournament
 
+    @property
+    def points_text(self) -> str:
+        return plain_number(self.points)
+
 
 @dataclass
 class TableRow:
@@ -337,6 +346,14 @@ class StandingRow:
     place_text: str
     results: str                 # round by round: "1st, bye, 2nd"
     tie_break: float | None      # Buchholz, where a Swiss stage orders the players still in
+
+    @property
+    def points_text(self) -> str:
+        return plain_number(self.standing.points)
+
+    @property
+    def tie_break_text(self) -> str:
+        return plain_number(self.tie_break)
 
 
 def standing_rows(tournament: Tournament, table: list[Standing], history: dict[int, list[str]]) -> list[StandingRow]:
