@@ -18,6 +18,7 @@ from pigparlor.tournaments.models import ELIMINATION, SWISS
 
 STAGE_PREFIX = "stage"
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"
+UTC = ZoneInfo("UTC")
 FORMATS = [(SWISS, "Swiss — everyone plays every round; points per place decide"),
            (ELIMINATION, "Elimination — the top of each table go on until one table is left")]
 
@@ -100,14 +101,24 @@ def stage_rows(data, remove: int | None = None, add: bool = False) -> list[dict]
     return rows
 
 
+class TimeZoneField(forms.Field):
+    """The browser's time zone (set by static/js/tournaments.js), never an
+    error: UTC when it is missing or not a zone we know."""
+
+    def to_python(self, value):
+        try:
+            return ZoneInfo(value) if isinstance(value, str) and value else UTC
+        except (ZoneInfoNotFoundError, ValueError):
+            return UTC
+
+
 class HostForm(forms.Form):
     name = forms.CharField(label="Name", max_length=80)
     starts_at = forms.DateTimeField(
         label="Starts", input_formats=[LOCAL_INPUT, "%Y-%m-%dT%H:%M:%S"],
         widget=forms.DateTimeInput(attrs={"type": "datetime-local", "data-local-input": ""}, format=LOCAL_INPUT),
         help_text="In your time zone. Players check in during the last minutes before it.")
-    # The browser's time zone (set by static/js/tournaments.js); UTC without it.
-    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput(attrs={"data-time-zone": ""}))
+    time_zone = TimeZoneField(required=False, widget=forms.HiddenInput(attrs={"data-time-zone": ""}))
     min_players = forms.IntegerField(label="At least", min_value=2, max_value=spec.MAX_PLAYERS, initial=4,
                                      help_text="Fewer checked in at the start, and it is called off.")
     max_players = forms.IntegerField(label="At most", min_value=2, max_value=spec.MAX_PLAYERS, initial=16)
@@ -131,12 +142,6 @@ class HostForm(forms.Form):
             return clean_name(self.cleaned_data["name"])
         except TableError as refusal:
             raise forms.ValidationError(refusal.message.capitalize()) from None
-
-    def clean_time_zone(self):
-        try:
-            return ZoneInfo(self.cleaned_data["time_zone"] or "UTC")
-        except (ZoneInfoNotFoundError, ValueError):
-            return ZoneInfo("UTC")
 
     def clean(self):
         cleaned = super().clean()

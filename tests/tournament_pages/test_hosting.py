@@ -88,6 +88,13 @@ def test_a_player_hosts_a_casual_tournament_in_their_own_time_zone(client, host)
     assert "casual" in text(html) and 'id="t-cancel"' in html
 
 
+@pytest.mark.parametrize("zone", ["", "Mars/Olympus", "../etc/passwd", "\x00", "x" * 500])
+def test_a_missing_or_strange_time_zone_reads_the_start_in_utc(client, host, zone):
+    starts = (timezone.now() + timedelta(hours=3)).replace(second=0, microsecond=0)
+    assert client.post(CREATE, form(starts_at=local(starts), time_zone=zone)).status_code == 302
+    assert Tournament.objects.get().starts_at == starts
+
+
 def test_add_a_stage_and_remove_one_show_the_form_again_and_create_nothing(client, host):
     response = client.post(CREATE, {**form(), "add_stage": "1", "create": ""})
     html = response.content.decode()
