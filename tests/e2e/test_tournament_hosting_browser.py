@@ -18,9 +18,9 @@ from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http
 from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
-from tests.e2e.test_tournaments_browser import START_SOON, TOKEN_FOR, shoot
+from tests.e2e.test_tournaments_browser import shoot
 from pigparlor.tournaments.pages import ordinal
-from tests.tournaments.programs import Program, finish, make_accounts
+from tests.tournaments.programs import finish, make_accounts, play_from_the_start, token_for
 
 NAME = "Porch Swiss"
 
@@ -84,13 +84,9 @@ def test_a_player_creates_fills_and_finishes_a_six_player_swiss_through_the_page
 
     watcher = context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     watcher.goto(detail)
-    my_token = live_site.manage("shell", "-c", TOKEN_FOR.format(username=host)).splitlines()[-1]
+    my_token = token_for(live_site, host)
     looked = threading.Event()  # the host's first moves wait until the page is at the table
-    programs = [Program(live_site, tournament_id, username, token, seed, hold=looked if username == host else None)
-                for seed, (username, token) in enumerate([*others, (host, my_token)])]
-    for program in programs:
-        program.start()
-    live_site.manage("shell", "-c", START_SOON.format(pk=tournament_id))
+    programs = play_from_the_start(live_site, tournament_id, [*others, (host, my_token)], held=host, hold=looked)
 
     # The start sends the host to their first table; when it is over, it leads back.
     wait_for_table_page(page)
