@@ -34,7 +34,9 @@ def test_a_finished_swiss_reads_1st_2nd_3rd_with_each_rounds_place_and_what_poin
     standings = text[text.index("Final standings"):text.index("How points count")]
     # Every player's line: their place in words, their points, how each of the 3 rounds went, and the
     # tie-break that ordered equal points.
-    lines = re.findall(r"(\d+(?:st|nd|rd|th)) \S+ 1500 ([\d.]+) ((?:(?:1st|2nd|bye)(?:, )?){3}) Buchholz [\d.]+",
+    # (A seat the clock gave to a bot, time skipped past the seat grace, reads "2nd (left)".)
+    lines = re.findall(r"(\d+(?:st|nd|rd|th)) \S+ 1500 ([\d.]+) ((?:(?:1st|2nd|bye)(?: \(left\))?(?:, )?){3}) "
+                       r"Buchholz [\d.]+",
                        standings)
     assert len(lines) == 5 and lines[0][0] == "1st", standings
     places = dict(Entry.objects.filter(tournament=tournament).values_list("user__username", "place"))
