@@ -177,14 +177,13 @@ def player(request, username: str):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise TableError(NOT_FOUND, f"no player {username!r}")
-    return JsonResponse({"username": user.get_username(),
-                         "ratings": {game: queries.rating_json(row) for game, row in queries.ratings_of(user).items()}})
+    return JsonResponse({"username": user.get_username(), "ratings": queries.ratings_json(user)})
 
 
 @token_required
 @require_http_methods(["GET"])
 def leaderboard(request, game: str):
-    """The top established players of a game, by the conservative mu - 3 sigma."""
+    """The top established players of a game, by rating."""
     try:
         get_game(game)
     except UnknownGame:
