@@ -100,7 +100,7 @@ def unrated_reason(row: SeatRating, you: bool) -> str:
     if row.unrated == REPEAT:
         return f"not rated: the same players already have {REPEAT_GAMES} rated games together within 24 hours"
     if row.unrated == ALONE:
-        return f"not rated: {' and '.join(row.early)} left before playing"
+        return f"not rated: {' and '.join(row.early)} left before playing half of their moves"
     if row.unrated == PENDING:
         return "rating on its way"
     return "not rated"

@@ -145,7 +145,8 @@ def table_ratings(table, seats, names: dict[int, str], events=None, bots=None) -
             mine = placing[index]
 
             def opponents(keep):
-                return tuple(Opponent(names[other], before[other].shown) for other in among
+                return tuple(Opponent(names[other], before[other].shown)
+                             for other in sorted(among, key=lambda seat: (placing[seat], seat))
                              if other != index and other in before and keep(placing[other]))
             rows.append(SeatRating(
                 **common, after=after[index], left=index in left, of=len(among),
