@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce
 
 BETA = 25 / 3
 MODEL = PlackettLuce(beta=BETA, limit_sigma=True)
-PROVISIONAL_GAMES = 15
+PROVISIONAL_GAMES = 20
 REPEAT_GAMES = 3
 REPEAT_WINDOW = timedelta(hours=24)
 """The same group of people counts for ratings ``REPEAT_GAMES`` times per game

@@ -85,11 +85,11 @@ def test_a_bots_ratings_are_its_levels_fixed_ones():
 
 def test_the_leaderboard_lists_established_players_by_rating(count_game):
     users = [make_user(name) for name in ("ana", "ben", "cy", "dee")]
-    for user, (mu, games) in zip(users, [(30, 50), (31, 15), (40, 14), (28, 90)]):
+    for user, (mu, games) in zip(users, [(30, 50), (31, 20), (40, 19), (28, 90)]):
         Rating.objects.create(user=user, game="snout", mu=mu, sigma=3, games=games)
     body = api(users[0])("get", "/api/leaderboard/snout/").json()
     assert body == {"game": "snout", "players": [
-        {"rank": 1, "username": "ben", "rating": 1644, "games": 15},
+        {"rank": 1, "username": "ben", "rating": 1644, "games": 20},
         {"rank": 2, "username": "ana", "rating": 1620, "games": 50},
         {"rank": 3, "username": "dee", "rating": 1572, "games": 90}]}
 

@@ -166,9 +166,9 @@ def test_a_bots_page_has_its_fixed_ratings():
 
 
 def test_the_chart_runs_from_the_start_through_every_game_and_dashes_the_provisional_part():
-    standings = [Standing(Skill(25 + n, 8 - n / 4), n) for n in range(1, 21)]
+    standings = [Standing(Skill(25 + n, 8 - n / 4), n) for n in range(1, 26)]
     chart = geometry(standings)
-    assert chart["provisional"].count(",") == 16  # start + games 1..15 (the 15th ends it)
+    assert chart["provisional"].count(",") == 21  # start + games 1..20 (the 20th ends it)
     assert chart["established"].count(",") == 6
     assert chart["last"]["label"] == standings[-1].shown
     assert all(chart["left"] <= float(point.split(",")[0]) <= chart["right"]

@@ -19,10 +19,10 @@ def test_rating_is_1500_plus_24_per_point_of_mu(mu, rating):
     assert Skill(mu, 2.0).rating == rating
 
 
-def test_provisional_for_the_first_fifteen_rated_games_and_a_bot_never():
-    assert PROVISIONAL_GAMES == 15
-    assert Standing(Skill(25, 7), 14).provisional and Standing(Skill(25, 7), 14).shown == "1500?"
-    assert not Standing(Skill(25, 7), 15).provisional and Standing(Skill(25, 7), 15).shown == "1500"
+def test_provisional_for_the_first_twenty_rated_games_and_a_bot_never():
+    assert PROVISIONAL_GAMES == 20
+    assert Standing(Skill(25, 7), 19).provisional and Standing(Skill(25, 7), 19).shown == "1500?"
+    assert not Standing(Skill(25, 7), 20).provisional and Standing(Skill(25, 7), 20).shown == "1500"
     assert not Standing(Skill(25, 1), None).provisional
 
 
