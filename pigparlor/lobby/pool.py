@@ -20,7 +20,7 @@ from django.db import transaction
 from pigparlor.lobby.matching import Waiter, closest_bot, groups
 from pigparlor.lobby.models import PoolEntry
 from pigparlor.ratings import queries
-from pigparlor.ratings.service import UNMEASURED_BOT, bot_skills
+from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.timing import epoch_ms
@@ -93,8 +93,7 @@ def waiting_count(entry: PoolEntry) -> int:
 
 def bot_ratings(game) -> dict[str, int]:
     """Each bot level's fixed rating in ``game`` (docs/ratings.md, "Bots")."""
-    skills = bot_skills(game.slug)
-    return {kind: skills.get(kind, UNMEASURED_BOT).rating for kind in game.bot_levels}
+    return {kind: bot_skill(game.slug, kind).rating for kind in game.bot_levels}
 
 
 def tick(game) -> int:

@@ -105,29 +105,6 @@ class BotAccount(models.Model):
         return f"{self.kind} bot"
 
 
-class BotRating(models.Model):
-    """A bot level's fixed rating in one game, measured once (bench/bot_levels.py) and
-    never moved: every bot seat takes part in a rated game at this skill. A level
-    without a row plays at ``service.UNMEASURED_BOT``. Rows are only added (a new level
-    or game, by a migration, before its first rated game): changing one would change
-    the replay of every table a bot of that level played."""
-
-    game = models.CharField(max_length=40)
-    kind = models.CharField(max_length=20)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "kind"], name="one_rating_per_bot_level")]
-
-    def __str__(self):
-        return f"{self.kind} bot {self.game} {self.skill.rating}"
-
-    @property
-    def skill(self) -> Skill:
-        return Skill(self.mu, self.sigma)
-
-
 class RatingRules(models.Model):
     """Which version of the rating rules (``service.RULES``) the stored ratings follow:
     one row. A newer version in the code means the ratings are rebuilt under it

@@ -13,7 +13,7 @@ from pigparlor.ratings.chart import geometry
 from pigparlor.ratings.explain import reason, signed
 from pigparlor.ratings.models import RatingEvent
 from pigparlor.ratings.scale import Standing
-from pigparlor.ratings.service import UNMEASURED_BOT, bot_skills
+from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.tables.models import Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
@@ -58,8 +58,7 @@ def bot_ratings(kind: str) -> list[dict]:
 
 def bot_levels(game) -> list[dict]:
     """The game's bot levels and their fixed ratings, easiest first (the leaderboard's yardstick)."""
-    skills = bot_skills(game.slug)
-    return [{"kind": kind, "level": game.bots[kind].level, "standing": Standing(skills.get(kind, UNMEASURED_BOT), None),
+    return [{"kind": kind, "level": game.bots[kind].level, "standing": Standing(bot_skill(game.slug, kind), None),
              "username": f"{BOT_PREFIX}{kind}"} for kind in game.bot_levels]
 
 
@@ -76,7 +75,6 @@ def history_rows(user, game: str) -> list[dict]:
     for seat in Seat.objects.filter(table_id__in=table_ids).select_related("user__profile").order_by("index"):
         seats[seat.table_id].append(seat)
     tables = Table.objects.in_bulk(table_ids)
-    bots = bot_skills(game)
     rows, games = [], 0
     for event in events:
         before = Standing(event.before, games)
@@ -88,7 +86,7 @@ def history_rows(user, game: str) -> list[dict]:
             table = tables[event.table_id]
             table_seats = seats[event.table_id]
             names = {seat.index: seat_name(seat) for seat in table_seats}
-            mine = next((seat for seat in queries.table_ratings(table, table_seats, names, decisions[event.table_id], bots)
+            mine = next((seat for seat in queries.table_ratings(table, table_seats, names, decisions[event.table_id])
                          if seat.seat == event.seat), None)
             row["why"] = reason(mine, you=True) if mine is not None else ""
             row["names"] = [{"name": name} for name in names.values()]
@@ -102,12 +100,11 @@ def history_rows(user, game: str) -> list[dict]:
 
 def seat_ratings(table, seats) -> dict[int, Standing]:
     """Each taken seat's current rating in the table's game, by seat index (a bot's: fixed)."""
-    bots = bot_skills(table.game)
     people = queries.standings_of({seat.user_id for seat in seats if seat.user_id is not None}, table.game)
     found = {}
     for seat in seats:
         if seat.bot_kind:
-            found[seat.index] = Standing(bots.get(seat.bot_kind, UNMEASURED_BOT), None)
+            found[seat.index] = Standing(bot_skill(table.game, seat.bot_kind), None)
         elif seat.user_id is not None:
             found[seat.index] = people[seat.user_id]
     return found

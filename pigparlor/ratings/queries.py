@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from pigparlor.ratings.accounts import BOT_PREFIX, seat_username
 from pigparlor.ratings.explain import ALONE, PENDING, Opponent, SeatRating
-from pigparlor.ratings.models import BotRating, Rating, RatingEvent
+from pigparlor.ratings.bot_levels import bot_skill, measured
+from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.scale import NEWCOMER, PROVISIONAL_GAMES, START, Skill, Standing
-from pigparlor.ratings.service import UNMEASURED_BOT, bot_skills, table_left_early, table_placings
+from pigparlor.ratings.service import table_left_early, table_placings
 from pigparlor.tables.models import FINISHED
 from pigparlor.tables.registry import all_games
 
@@ -70,8 +71,7 @@ def rating_json(row: Rating) -> dict:
 def bot_level_ratings(kind: str) -> list[tuple]:
     """A bot level's fixed rating in each game that has the level:
     ``(game, Standing, measured)`` — an unmeasured level plays at 1500."""
-    measured = {row.game: row.skill for row in BotRating.objects.filter(kind=kind)}
-    return [(game, Standing(measured.get(game.slug, UNMEASURED_BOT), None), game.slug in measured)
+    return [(game, Standing(bot_skill(game.slug, kind), None), measured(game.slug, kind))
             for game in all_games() if kind in game.bots]
 
 
@@ -101,23 +101,21 @@ def _games_before(event: RatingEvent) -> int:
     return event.games - 1 if event.reason == RatingEvent.TABLE else event.games
 
 
-def table_ratings(table, seats, names: dict[int, str], events=None, bots=None) -> list[SeatRating]:
+def table_ratings(table, seats, names: dict[int, str], events=None) -> list[SeatRating]:
     """Each taken seat's rating at a finished rated table and why it moved, in seat
     order (``explain.reason`` words it); empty for any other table. ``events`` (the
-    table's decision events) and ``bots`` (``service.bot_skills``) may be passed in
-    when they are already read."""
+    table's decision events) may be passed in when they are already read."""
     outcome = table.outcome
     if not (table.rated and table.status == FINISHED and outcome):
         return []
     if events is None:
         events = RatingEvent.objects.filter(table=table, reason__in=RatingEvent.DECISIONS)
     by_user = {event.user_id: event for event in events}
-    bots = bot_skills(table.game) if bots is None else bots
     before, after = {}, {}
     for seat in seats:
         event = by_user.get(seat.user_id) if not seat.bot_kind else None
         if seat.bot_kind:
-            before[seat.index] = Standing(bots.get(seat.bot_kind, UNMEASURED_BOT), None)
+            before[seat.index] = Standing(bot_skill(table.game, seat.bot_kind), None)
         elif event is not None:
             before[seat.index] = Standing(event.before, _games_before(event))
             if event.reason == RatingEvent.TABLE:

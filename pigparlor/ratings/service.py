@@ -10,7 +10,7 @@ last guard. The decision is one of:
 
 - **rated**: each person's rating moves (``table`` events). Every seat takes
   part: a person at their rating, a bot seat at its level's fixed, measured
-  rating (``BotRating``), which never moves. A seat whose player left is
+  rating (``bot_levels``), which never moves. A seat whose player left is
   rated last; one that left before playing their share (``outcome["left_early"]``,
   pigparlor.tables.leavers) feeds nobody (``scale.rate_players``).
 - **a repeat** (``outcome["unrated"] = "repeat"``): the same people (two or more,
@@ -36,9 +36,10 @@ from django.db import transaction
 from django.db.models import Exists, Min, OuterRef
 
 from pigparlor.ratings.accounts import bot_account
-from pigparlor.ratings.models import BotRating, Rating, RatingEvent, RatingRules, VoidedTable
-from pigparlor.ratings.scale import (BOT_SIGMA, MODEL, NEWCOMER, REPEAT_WINDOW, START, Skill, Standing, is_repeat,
-                                     placings, rate_players)
+from pigparlor.ratings.bot_levels import bot_skill
+from pigparlor.ratings.models import Rating, RatingEvent, RatingRules, VoidedTable
+from pigparlor.ratings.scale import (NEWCOMER, REPEAT_WINDOW, START, Skill, Standing, is_repeat, placings,
+                                     rate_players)
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.models import FINISHED, Seat, Table
 
@@ -52,15 +53,6 @@ rating under the new rules (``rebuild_if_rules_changed``)."""
 UNRATED_REPEAT = "repeat"
 UNRATED_NOBODY = "no_players"
 
-UNMEASURED_BOT = Skill(MODEL.mu, BOT_SIGMA)
-"""A bot level no measurement covers yet (``BotRating``) plays at 1500."""
-
-
-def bot_skills(game: str) -> dict[str, Skill]:
-    """Each bot level's fixed skill in ``game`` (levels missing here play at ``UNMEASURED_BOT``)."""
-    return {row.kind: row.skill for row in BotRating.objects.filter(game=game)}
-
-
 @dataclass(frozen=True)
 class Seating:
     """Who takes part in a finished table's rating, seat by seat."""
@@ -73,7 +65,7 @@ class Seating:
         return frozenset(player for player in self.players if isinstance(player, int))
 
 
-def seating(seats: list[Seat], bots: dict[str, Skill]) -> Seating:
+def seating(game: str, seats: list[Seat]) -> Seating:
     """A person's seat is theirs even while a bot stood in for them; a bot seat is
     its own participant, so three bots of one level are three players."""
     players, fixed = [], {}
@@ -82,7 +74,7 @@ def seating(seats: list[Seat], bots: dict[str, Skill]) -> Seating:
             players.append(seat.user_id)
         elif seat.bot_kind:
             players.append(("bot", seat.index))
-            fixed[seat.index] = bots.get(seat.bot_kind, UNMEASURED_BOT)
+            fixed[seat.index] = bot_skill(game, seat.bot_kind)
         else:
             players.append(None)
     return Seating(players, fixed)
@@ -160,7 +152,7 @@ def rate_table(table_id: int) -> bool:
     for seat in seats:
         if seat.bot_kind:
             bot_account(seat.bot_kind)  # the bot's page, linked from the results
-    seated = seating(seats, bot_skills(table.game))
+    seated = seating(table.game, seats)
     people = seated.people
     _ensure_rows(table.game, people)
     with transaction.atomic():
@@ -251,7 +243,6 @@ def replay(game: str) -> Replay:
     """Every decision and rating of ``game`` recomputed from its decided tables (their
     seats and outcomes) in the order they were decided; voided tables count for the
     repeat rule (they were played) but rate nobody."""
-    bots = bot_skills(game)
     order = decision_order(game)
     tables = Table.objects.in_bulk(order)
     voided = set(VoidedTable.objects.filter(table_id__in=order).values_list("table_id", flat=True))
@@ -260,7 +251,7 @@ def replay(game: str) -> Replay:
     counted: dict[frozenset, list[datetime]] = defaultdict(list)
     for table_id in order:
         table = tables[table_id]
-        seated = seating(seats_by_table[table_id], bots)
+        seated = seating(game, seats_by_table[table_id])
         people = seated.people
         repeat = is_repeat(people, table.finished_at, counted[people])
         if repeat != (table.outcome.get("unrated") == UNRATED_REPEAT):
@@ -279,7 +270,7 @@ def replay(game: str) -> Replay:
     undecided = list(marked.values_list("pk", "finished_at"))
     seats_by_table = _seats_by_table([table_id for table_id, _ in undecided])
     for table_id, finished_at in undecided:
-        people = seating(seats_by_table.get(table_id, []), bots).people
+        people = seating(game, seats_by_table.get(table_id, [])).people
         if not is_repeat(people, finished_at, counted[people]):
             found.misjudged[table_id] = False
     return found
@@ -382,8 +373,12 @@ def rebuild(game: str) -> int:
 
 
 def rules_version() -> int:
+    """The rules the stored ratings follow. The migration writes the row; a database
+    emptied since (a test's flush) holds no ratings, which follow any rules."""
     row = RatingRules.objects.first()
-    return row.version if row is not None else 0
+    if row is not None:
+        return row.version
+    return RULES if not RatingEvent.objects.exists() else 1
 
 
 def rebuild_all() -> int:

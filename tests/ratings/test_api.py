@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from pigparlor.ratings import service
 from pigparlor.ratings.accounts import bot_account
-from pigparlor.ratings.models import BotRating, Rating
+from pigparlor.ratings.bot_levels import bot_skills
+from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import START, Skill
 from pigparlor.tables.models import Table
 from tests.api.test_http import api
@@ -76,7 +77,7 @@ def test_a_players_ratings_with_a_place_once_established():
 def test_a_bots_ratings_are_its_levels_fixed_ones():
     bot_account("easy")
     body = api(make_user("ana"))("get", "/api/players/bot:easy/").json()
-    easy = {row.game: row.skill for row in BotRating.objects.filter(kind="easy")}
+    easy = {game: bot_skills(game)["easy"] for game in ("oink", "pigpile", "piggypiggy", "snout")}
     assert body["username"] == "bot:easy" and set(body["ratings"]) == set(easy)
     assert body["ratings"]["snout"] == {"rating": easy["snout"].rating, "mu": easy["snout"].mu,
                                         "sigma": easy["snout"].sigma, "provisional": False, "games": None,

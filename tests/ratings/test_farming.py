@@ -11,11 +11,13 @@ docs/ratings.md, "Leaving" and "Playing the same people again"."""
 import pytest
 from django.core.management import call_command
 
+from games.core.bots import Bot
+from games.core.replay import commitment
 from pigparlor.ratings import service
 from pigparlor.ratings.models import RatingEvent
 from pigparlor.ratings.scale import NEWCOMER
 from pigparlor.tables import presence, services
-from pigparlor.tables.models import FINISHED, RUNNING
+from pigparlor.tables.models import FINISHED, RUNNING, ActionLog, Table
 from tests.ratings.helpers import standing
 from tests.tables.countgame import ENGINE
 from tests.tables.helpers import make_user, step_clock, table
@@ -37,15 +39,17 @@ def rated_pair_table(host, alt, *, private: bool):
 
 def play_out(table_id, players: dict, *, come_back=None):
     """Until the end: each seat in ``players`` is played by its person while they sit
-    there themselves; the clock and the stand-in bots play the rest. ``come_back``
-    (seat, user): that player opens a socket again once the total reaches 7, which
-    takes the seat back from its bot, and plays the last moves."""
+    there themselves (their first card); the clock and the stand-in bots play the
+    rest. ``come_back`` (seat, user, turn): that player opens a socket again at their
+    ``turn``-th turn, which takes the seat back from its bot, and plays on."""
+    turns = {}
     while (current := table(table_id)).status == RUNNING:
         state = ENGINE.load(current.state)
         seat = current.seat_set.get(index=state.turn)
-        if come_back and seat.index == come_back[0] and seat.replaced and state.total >= 7:
+        if come_back and seat.index == come_back[0] and seat.replaced and turns.get(seat.index, 0) == come_back[2]:
             presence.open_socket(table_id, come_back[1], f"back-{table_id}")
             continue
+        turns[seat.index] = turns.get(seat.index, 0) + 1
         if seat.index in players and not seat.replaced:
             legal = ENGINE.legal_actions(state, seat.index)
             services.act(table_id, seat.index, legal[0], current.version, user=players[seat.index])
@@ -53,6 +57,26 @@ def play_out(table_id, players: dict, *, come_back=None):
             assert step_clock(table_id)
     service.rate_unrated()  # what the receiver of the last move does after its commit
     return table(table_id)
+
+
+class FirstCard(Bot):
+    """A stand-in that plays its first card, as the people here do: a game from a known deal."""
+
+    def choose(self, view, legal, rng):
+        return legal[0]
+
+
+def deal_of_six_moves() -> int:
+    """A seed whose game, everyone playing their first card, ends with the sixth move:
+    seat 0 moves 1st, 3rd and 5th, seat 1 ends it."""
+    for seed in range(10_000):
+        state, moves = ENGINE.start(2, seed), 0
+        while ENGINE.outcome(state) is None:
+            state = ENGINE.apply(state, state.turn, ENGINE.legal_actions(state, state.turn)[0], 0)
+            moves += 1
+        if moves == 6:
+            return seed
+    raise AssertionError("no such deal")
 
 
 @pytest.mark.parametrize("private", [True, False], ids=["private rated", "public"])
@@ -70,22 +94,27 @@ def test_an_alt_that_leaves_at_once_feeds_its_host_nothing_game_after_game(count
     call_command("ratings", "--check")
 
 
-def test_leaving_at_the_start_and_coming_back_for_the_end_is_leaving(count_game):
-    """The bot plays most of the seat, the player takes it back near the end (any
-    socket does): the result is the bot's, so the player is rated last whatever it
-    scored, and the people at the table gain nothing from them."""
+def test_leaving_at_the_start_and_coming_back_for_the_end_is_leaving(count_game, monkeypatch):
+    """The bot plays the seat's first two moves, the player takes the seat back for the
+    last (any socket does): the result is the bot's, so the player is rated last
+    whatever it scored, and the people at the table gain nothing from them."""
+    monkeypatch.setitem(count_game.bots, "sensible", FirstCard())
+    seed = deal_of_six_moves()
     farmer, other = make_user("farmer"), make_user("other")
     before_other = standing(other, "countgame")
-    for game in range(3):
-        table_id = rated_pair_table(farmer, other, private=False)
-        services.leave_table(table(table_id), farmer)
-        finished = play_out(table_id, {0: farmer, 1: other}, come_back=(0, farmer))
-        seat = finished.seat_set.get(index=0)
-        assert not seat.replaced  # back in the seat at the end
+    for _ in range(3):
+        created = services.create_table(host=farmer, game="countgame", seats=2, rated=True)
+        Table.objects.filter(pk=created.pk).update(seed=seed, commitment=commitment(seed))
+        services.join_table(created, other)
+        services.leave_table(table(created.pk), farmer)
+        finished = play_out(created.pk, {0: farmer, 1: other}, come_back=(0, farmer, 2))
+        assert not finished.seat_set.get(index=0).replaced  # back in the seat at the end
+        assert ActionLog.objects.filter(table=finished, seat=0, user=farmer).count() == 1
+        assert ActionLog.objects.filter(table=finished, seat=0, user=None).count() == 2
         assert finished.outcome["left"] == finished.outcome["left_early"] == [0]
-        event = RatingEvent.objects.get(table_id=table_id, user=farmer)
+        event = RatingEvent.objects.get(table=finished, user=farmer)
         assert event.after.mu < event.before.mu  # rated last: never a gain, whoever won the seat
-        assert not RatingEvent.objects.filter(table_id=table_id, user=other).exists()
+        assert not RatingEvent.objects.filter(table=finished, user=other).exists()
     assert standing(other, "countgame") == before_other
     assert standing(farmer, "countgame").skill.mu < NEWCOMER.skill.mu
     call_command("ratings", "--check")

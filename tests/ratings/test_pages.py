@@ -11,7 +11,8 @@ from django.utils import timezone
 from pigparlor.ratings import queries, service
 from pigparlor.ratings.chart import geometry
 from pigparlor.ratings.explain import Opponent, SeatRating, reason
-from pigparlor.ratings.models import BotRating, Rating
+from pigparlor.ratings.bot_levels import bot_skill
+from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import NEWCOMER, Skill, Standing
 from pigparlor.tables import rendering, services
 from tests.ratings.helpers import finished_table, standing
@@ -74,7 +75,7 @@ def test_three_bots_of_one_level_take_three_places_and_none_of_them_moves():
     table = finished_table([ana, "easy", "easy", "easy"], [3, 1, 4, 2])
     service.rate_table(table.pk)
     html = results(table, 0)
-    easy = BotRating.objects.get(game="snout", kind="easy").skill.rating
+    easy = bot_skill("snout", "easy").rating
     rows = re.findall(r'<tr data-seat="(\d)"[^>]*>\s*<td class="rank">(\w+)', html)
     assert rows == [("1", "1st"), ("3", "2nd"), ("0", "3rd"), ("2", "4th")]
     assert html.count(f'class="rating-fixed">{easy} ') == 3 and html.count("rating-change") == 1
@@ -159,7 +160,7 @@ def test_the_rating_history_lists_every_change_newest_first_with_why():
 def test_a_bots_page_has_its_fixed_ratings():
     service.rate_table(finished_table([make_user("ana"), "random"], [1, 2]).pk)
     html = Client().get("/players/bot:random/").content.decode()
-    random_snout = BotRating.objects.get(game="snout", kind="random").skill.rating
+    random_snout = bot_skill("snout", "random").rating
     assert "Random bot" in html and "never moves" in html
     card = re.search(r'data-game="snout".*?</li>', html, re.S).group(0)
     assert f"{random_snout}</strong> · fixed" in card and "history" not in card

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from pigparlor.ratings import service
 from pigparlor.ratings.accounts import bot_account, bot_username
-from pigparlor.ratings.models import BotAccount, BotRating, Rating, RatingEvent, RatingRules
+from pigparlor.ratings.bot_levels import UNMEASURED, bot_skill
+from pigparlor.ratings.models import BotAccount, Rating, RatingEvent, RatingRules
 from pigparlor.ratings.scale import MODEL, NEWCOMER, START, Skill, rate_players
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
@@ -70,7 +71,7 @@ def test_every_bot_seat_is_its_own_player_at_its_levels_fixed_rating_and_never_m
     """Three Easy bots at one table take three different places: a person is rated
     against each by place, and no bot's rating changes."""
     ana = make_user("ana")
-    easy = BotRating.objects.get(game="snout", kind="easy").skill
+    easy = bot_skill("snout", "easy")
     table = finished_table([ana, "easy", "easy", "easy"], [2, 1, 3, 4])
     assert service.rate_table(table.pk)
     teams = [[MODEL.rating()]] + [[MODEL.rating(mu=easy.mu, sigma=easy.sigma)] for _ in range(3)]
@@ -80,14 +81,13 @@ def test_every_bot_seat_is_its_own_player_at_its_levels_fixed_rating_and_never_m
     bot = BotAccount.objects.get(kind="easy").user
     assert bot.get_username() == bot_username("easy") == "bot:easy" and not Rating.objects.filter(user=bot).exists()
     assert not bot.has_usable_password() and bot.profile.display_name == "Easy bot"
-    assert BotRating.objects.get(game="snout", kind="easy").skill == easy
     check_passes()
 
 
 def test_a_level_without_a_measured_rating_plays_at_1500_with_a_bots_certainty(count_game):
     ana = make_user("ana")
     service.rate_table(finished_table([ana, "sensible"], [1, 2], game="countgame").pk)
-    expected = MODEL.rate([[MODEL.rating()], [MODEL.rating(mu=25, sigma=service.UNMEASURED_BOT.sigma)]],
+    expected = MODEL.rate([[MODEL.rating()], [MODEL.rating(mu=25, sigma=UNMEASURED.sigma)]],
                           ranks=[1, 2])[0][0]
     assert skill(ana, "countgame") == Skill(expected.mu, expected.sigma)
 

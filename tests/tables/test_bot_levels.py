@@ -160,11 +160,11 @@ def test_starting_early_fills_the_empty_seats_with_the_level_picked_at_creation(
 @pytest.mark.django_db
 def test_quick_play_picks_among_the_levels_at_their_fixed_measured_ratings():
     """Quick play (pigparlor.lobby.pool) fills seats with the level nearest the table's
-    rating: each level's fixed rating (pigparlor.ratings, ``BotRating``), never the
+    rating: each level's fixed rating (pigparlor/ratings/bot_levels.py), never the
     random bot, which is for simulations only."""
     from pigparlor.lobby.matching import closest_bot
     from pigparlor.lobby.pool import bot_ratings
-    from pigparlor.ratings.service import bot_skills
+    from pigparlor.ratings.bot_levels import bot_skills
 
     snout = get_game("snout")
     measured = bot_skills("snout")

@@ -1,8 +1,6 @@
-"""Bots at fixed, measured ratings; decisions (rated or a repeat) recorded per
-player; each event's games count; the rules version.
+"""Decisions (rated or a repeat) recorded per player; each event's games count;
+the rules version (bots now play at fixed, measured ratings: a new rule).
 
-- ``BotRating``: each bot level's fixed rating per game, as bench/bot_levels.py
-  measured it (400 bot-only games per game, seed 1; the Sensible bot is 1500).
 - ``RatingEvent.games``: the player's rated games after each existing event,
   counted from the events (a void takes one game from the voided table's players).
 - ``RatingRules``: version 2 on a site without ratings; version 1 where ratings
@@ -14,20 +12,6 @@ from collections import defaultdict
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
-
-
-# (game, kind, mu) from ``bench/bot_levels.py --games 400 --only ratings``; sigma 1.0 (scale.BOT_SIGMA).
-MEASURED = [
-    ("oink", "easy", 2.902), ("oink", "sensible", 25.0), ("oink", "hard", 69.963), ("oink", "random", 22.256),
-    ("pigpile", "easy", 10.663), ("pigpile", "sensible", 25.0), ("pigpile", "random", -25.810),
-    ("piggypiggy", "easy", 14.260), ("piggypiggy", "sensible", 25.0), ("piggypiggy", "random", -10.900),
-    ("snout", "easy", 19.372), ("snout", "sensible", 25.0), ("snout", "random", 13.568),
-]
-
-
-def bot_ratings(apps, schema_editor):
-    BotRating = apps.get_model("ratings", "BotRating")
-    BotRating.objects.bulk_create([BotRating(game=game, kind=kind, mu=mu, sigma=1.0) for game, kind, mu in MEASURED])
 
 
 def games_after_each_event(apps, schema_editor):
@@ -62,16 +46,6 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='BotRating',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=40)),
-                ('kind', models.CharField(max_length=20)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-            ],
-        ),
-        migrations.CreateModel(
             name='RatingRules',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
@@ -102,11 +76,6 @@ class Migration(migrations.Migration):
             model_name='ratingevent',
             constraint=models.UniqueConstraint(condition=models.Q(('reason__in', ['table', 'repeat'])), fields=('table', 'user'), name='one_decision_per_table_and_player'),
         ),
-        migrations.AddConstraint(
-            model_name='botrating',
-            constraint=models.UniqueConstraint(fields=('game', 'kind'), name='one_rating_per_bot_level'),
-        ),
-        migrations.RunPython(bot_ratings, migrations.RunPython.noop),
         migrations.RunPython(games_after_each_event, migrations.RunPython.noop),
         migrations.RunPython(rules_version, migrations.RunPython.noop),
     ]
