@@ -7,7 +7,6 @@ import pytest
 from django.utils import timezone
 
 from pigparlor.ratings import service
-from pigparlor.ratings.accounts import bot_account
 from pigparlor.ratings.bot_levels import bot_skills
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import START, Skill
@@ -74,8 +73,7 @@ def test_a_players_ratings_with_a_place_once_established():
         "snout": {"rating": 1620, "mu": 30.0, "sigma": 2.0, "games": 40, "provisional": False, "rank": 2}}}
 
 
-def test_a_bots_ratings_are_its_levels_fixed_ones():
-    bot_account("easy")
+def test_a_bots_ratings_are_its_levels_fixed_ones_even_before_it_played():
     body = api(make_user("ana"))("get", "/api/players/bot:easy/").json()
     easy = {game: bot_skills(game)["easy"] for game in ("oink", "pigpile", "piggypiggy", "snout")}
     assert body["username"] == "bot:easy" and set(body["ratings"]) == set(easy)
@@ -95,7 +93,7 @@ def test_the_leaderboard_lists_established_players_by_rating(count_game):
         {"rank": 3, "username": "dee", "rating": 1572, "games": 90}]}
 
 
-@pytest.mark.parametrize("path", ["/api/leaderboard/chess/", "/api/players/nobody/"])
+@pytest.mark.parametrize("path", ["/api/leaderboard/chess/", "/api/players/nobody/", "/api/players/bot:wizard/"])
 def test_unknown_game_or_player_is_a_404_in_the_protocols_shape(path):
     response = api(make_user("ana"))("get", path)
     assert response.status_code == 404

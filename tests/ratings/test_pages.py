@@ -157,8 +157,8 @@ def test_the_rating_history_lists_every_change_newest_first_with_why():
     assert Client().get("/players/nobody/ratings/snout/").status_code == 404
 
 
-def test_a_bots_page_has_its_fixed_ratings():
-    service.rate_table(finished_table([make_user("ana"), "random"], [1, 2]).pk)
+def test_a_bots_page_has_its_fixed_ratings_even_before_it_played():
+    assert Client().get("/players/bot:wizard/").status_code == 404
     html = Client().get("/players/bot:random/").content.decode()
     random_snout = bot_skill("snout", "random").rating
     assert "Random bot" in html and "never moves" in html
