@@ -3,8 +3,11 @@ rating service reads only a table's seats and outcome, so these are what a
 game's last move would leave behind."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
+from pigparlor.ratings import service
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import NEWCOMER, Standing
 from pigparlor.tables.models import FINISHED, Seat, Table
@@ -23,6 +26,20 @@ def finished_table(players: list, ranks: list[int], *, game: str = "snout", left
              bot_kind=who if isinstance(who, str) else "", replaced=index in left)
         for index, who in enumerate(players))
     return table
+
+
+def decided_in_turn(players: list, hours: list[float], ranks=None) -> list[Table]:
+    """Finished tables of ``players``, each ``hours[i]`` from now, decided by the
+    rating service in that order (each refreshed after its decision)."""
+    now = timezone.now()
+    tables = []
+    for hour in hours:
+        table = finished_table(players, ranks or list(range(1, len(players) + 1)),
+                               finished_at=now + timedelta(hours=hour))
+        service.rate_table(table.pk)
+        table.refresh_from_db()
+        tables.append(table)
+    return tables
 
 
 def standing(user, game: str = "snout") -> Standing:

@@ -1,10 +1,7 @@
 """The ratings in the JSON API: "rated" on create and read, a finished table's
 rating changes and the outcome's left_early and unrated, a player's (and a bot's)
 ratings, a game's leaderboard; 400/404 for bad input."""
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from pigparlor.ratings import service
 from pigparlor.ratings.bot_levels import bot_skills
@@ -12,7 +9,7 @@ from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import START, Skill
 from pigparlor.tables.models import Table
 from tests.api.test_http import api
-from tests.ratings.helpers import finished_table
+from tests.ratings.helpers import decided_in_turn, finished_table
 from tests.tables.helpers import make_user
 
 pytestmark = pytest.mark.django_db
@@ -53,10 +50,7 @@ def test_a_finished_rated_table_lists_each_persons_rating_change_and_the_outcome
 
 def test_a_repeat_game_says_unrated_repeat_in_the_outcome():
     ana, ben = make_user("ana"), make_user("ben")
-    now = timezone.now()
-    tables = [finished_table([ana, ben], [1, 2], finished_at=now + timedelta(minutes=n)) for n in range(4)]
-    for table in tables:
-        service.rate_table(table.pk)
+    tables = decided_in_turn([ana, ben], [0, 0.1, 0.2, 0.3])
     body = api(ana)("get", f"/api/tables/{tables[3].pk}/").json()
     assert body["outcome"]["unrated"] == "repeat" and body["rating_changes"] == []
 

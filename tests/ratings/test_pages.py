@@ -15,7 +15,7 @@ from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import NEWCOMER, Skill, Standing
 from pigparlor.tables import rendering, services
-from tests.ratings.helpers import finished_table, standing
+from tests.ratings.helpers import decided_in_turn, finished_table, standing
 from tests.tables.helpers import make_user
 
 pytestmark = pytest.mark.django_db
@@ -97,10 +97,7 @@ def test_a_leaver_reads_rated_last_you_left_and_the_others_gain_nothing_from_the
 
 def test_a_repeat_game_says_why_it_is_not_rated():
     ana, ben = make_user("ana"), make_user("ben")
-    now = timezone.now()
-    tables = [finished_table([ana, ben], [1, 2], finished_at=now + timedelta(minutes=n)) for n in range(4)]
-    for table in tables:
-        service.rate_table(table.pk)
+    tables = decided_in_turn([ana, ben], [0, 0.1, 0.2, 0.3])
     html = results(tables[3], 0)
     assert "Not rated: these players already have 3 rated Snout! games together within 24 hours." in html
     assert reasons(html)[0] == "You not rated: the same players already have 3 rated games together within 24 hours"
@@ -127,9 +124,8 @@ def test_the_waiting_room_shows_each_seats_rating_and_a_bots_fixed_one(count_gam
 
 
 def _rated_games(ana, ben, n):
-    now = timezone.now()
-    for day in range(n):
-        service.rate_table(finished_table([ana, ben], [1, 2], finished_at=now - timedelta(days=day)).pk)
+    """``ana`` beats ``ben`` ``n`` times, a day apart."""
+    decided_in_turn([ana, ben], [-24 * day for day in range(n)])
 
 
 def test_the_profile_shows_ratings_games_place_a_chart_and_a_link_to_the_history():

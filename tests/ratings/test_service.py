@@ -1,12 +1,9 @@
 """The rating service: one decision per finished rated table, leavers last, bots at
 fixed ratings, the repeat rule, idempotence, the start-up sweep, replay, void and
 rebuild."""
-from datetime import timedelta
-
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from pigparlor.ratings import service
 from pigparlor.ratings.accounts import bot_account, bot_username
@@ -16,7 +13,7 @@ from pigparlor.ratings.scale import MODEL, NEWCOMER, START, Skill, rate_players
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import FINISHED
-from tests.ratings.helpers import finished_table, standing
+from tests.ratings.helpers import decided_in_turn, finished_table, standing
 from tests.tables.helpers import make_user, step_clock
 
 pytestmark = pytest.mark.django_db
@@ -206,22 +203,9 @@ def test_voiding_a_table_replays_without_it_in_one_call():
 
 # -- playing the same people again ---------------------------------------------
 
-def _games_of(players, hours, ranks=None):
-    """Finished tables of ``players``, each ``hours[i]`` from now, decided in that order."""
-    now = timezone.now()
-    tables = []
-    for hour in hours:
-        table = finished_table(players, ranks or list(range(1, len(players) + 1)),
-                               finished_at=now + timedelta(hours=hour))
-        service.rate_table(table.pk)
-        table.refresh_from_db()
-        tables.append(table)
-    return tables
-
-
 def test_the_same_people_count_three_times_within_24_hours_and_then_again_a_day_later():
     ana, ben = make_user("ana"), make_user("ben")
-    tables = _games_of([ana, ben, "sensible"], [0, 1, 2, 3, 5, 26, 27, 28, 29])
+    tables = decided_in_turn([ana, ben, "sensible"], [0, 1, 2, 3, 5, 26, 27, 28, 29])
     assert [t.outcome.get("unrated") for t in tables] == [None, None, None, "repeat", "repeat",
                                                           None, None, None, "repeat"]
     assert Rating.objects.get(user=ana).games == 6
@@ -234,9 +218,9 @@ def test_the_same_people_count_three_times_within_24_hours_and_then_again_a_day_
 
 def test_another_group_or_a_person_with_bots_alone_is_not_a_repeat():
     ana, ben, cy = make_user("ana"), make_user("ben"), make_user("cy")
-    _games_of([ana, ben], [0, 1, 2])
-    assert [t.outcome.get("unrated") for t in _games_of([ana, ben, cy], [3, 4])] == [None, None]
-    assert [t.outcome.get("unrated") for t in _games_of([ana, "easy"], [5, 6, 7, 8])] == [None] * 4
+    decided_in_turn([ana, ben], [0, 1, 2])
+    assert [t.outcome.get("unrated") for t in decided_in_turn([ana, ben, cy], [3, 4])] == [None, None]
+    assert [t.outcome.get("unrated") for t in decided_in_turn([ana, "easy"], [5, 6, 7, 8])] == [None] * 4
     assert Rating.objects.get(user=ana).games == 9
 
 
@@ -245,7 +229,7 @@ def test_the_rule_looks_both_ways_so_a_late_finisher_decided_last_is_the_repeat(
     processes): whichever is decided fourth within 24 hours of the other three is the
     repeat, and the replay, in the same order, agrees."""
     ana, ben = make_user("ana"), make_user("ben")
-    tables = _games_of([ana, ben], [10, 12, 14, 0])
+    tables = decided_in_turn([ana, ben], [10, 12, 14, 0])
     assert [t.outcome.get("unrated") for t in tables] == [None, None, None, "repeat"]
     assert service.audit("snout").misjudged == {}
     check_passes()
@@ -253,7 +237,7 @@ def test_the_rule_looks_both_ways_so_a_late_finisher_decided_last_is_the_repeat(
 
 def test_check_refuses_a_decision_the_rules_do_not_give():
     ana, ben = make_user("ana"), make_user("ben")
-    tables = _games_of([ana, ben], [0, 1, 2, 3])
+    tables = decided_in_turn([ana, ben], [0, 1, 2, 3])
     tables[3].outcome = {key: value for key, value in tables[3].outcome.items() if key != "unrated"}
     tables[3].save()
     assert service.audit("snout").misjudged == {tables[3].pk: True}
@@ -263,9 +247,9 @@ def test_check_refuses_a_decision_the_rules_do_not_give():
 
 def test_a_voided_game_still_counts_as_played_together():
     ana, ben = make_user("ana"), make_user("ben")
-    first, *_ = _games_of([ana, ben], [0, 1, 2])
+    first, *_ = decided_in_turn([ana, ben], [0, 1, 2])
     service.void_table(first.pk)
-    assert _games_of([ana, ben], [3])[0].outcome["unrated"] == "repeat"
+    assert decided_in_turn([ana, ben], [3])[0].outcome["unrated"] == "repeat"
     check_passes()
 
 
