@@ -170,24 +170,23 @@ def test_a_guest_plays_at_two_tables_at_most(client, guest, settings):
     assert refused.value.code == RATE_LIMITED
 
 
-def test_quick_play_refuses_a_guest_who_still_plays_bots_at_once(client, guest):
-    from asgiref.sync import async_to_sync
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_quick_play_refuses_a_guest_who_still_plays_bots_at_once():
+    import json
 
-    from tests.lobby.test_quick_play import open_lobby
+    from asgiref.sync import sync_to_async
 
-    async def try_the_pool():
-        import json
-
-        socket = await open_lobby(guest)
-        await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "10"}))
-        answer = await socket.receive_from()
-        await socket.disconnect()
-        return answer
-
-    answer = async_to_sync(try_the_pool)()
-    assert "quick play seats you at a rated table" in answer
     from pigparlor.lobby.models import PoolEntry
-    assert not PoolEntry.objects.exists()
+    from tests.lobby.test_quick_play import open_lobby
+    from tests.tables.helpers import receive_until
+
+    guest = await sync_to_async(guests.create_guest)("203.0.113.8")
+    socket = await open_lobby(guest)
+    await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "10"}))
+    await receive_until(socket, lambda frames: any("quick play seats you at a rated table" in f for f in frames))
+    await socket.disconnect()
+    assert not await sync_to_async(PoolEntry.objects.exists)()
 
 
 def test_leaderboards_never_list_a_guest(guest, ana):
