@@ -1,4 +1,5 @@
-"""Rules pages: each game's ``docs/rules/<slug>.md`` rendered with Markdown."""
+"""Rules pages: each game's ``docs/rules/<slug>.md`` rendered with Markdown, followed by
+what is the same for every game (``SHARED``: missed turns and leaving)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,6 +9,7 @@ from django.conf import settings
 from django.utils.safestring import mark_safe
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
+SHARED = ("timeouts.md",)
 
 
 def rules_html(slug: str) -> str | None:
@@ -18,5 +20,5 @@ def rules_html(slug: str) -> str | None:
     path = RULES_DIR / f"{slug}.md"
     if not path.is_file():
         return None
-    text = path.read_text(encoding="utf-8")
+    text = "\n\n".join(page.read_text(encoding="utf-8") for page in (path, *(RULES_DIR / name for name in SHARED)))
     return mark_safe(markdown.markdown(text, extensions=["tables", "fenced_code", "sane_lists", "toc"]))

@@ -35,10 +35,11 @@ def _go(request, url):
 
 
 def my_tables(user, slug: str | None = None) -> list[Table]:
-    """The tables ``user`` sits at that are not over (running first), for a way back in."""
+    """The tables ``user`` sits at that are not over (running first), for a way back in
+    (not those they left with the Leave button)."""
     if not user.is_authenticated:
         return []
-    tables = Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=user)
+    tables = Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=user, seat_set__resigned=False)
     if slug is not None:
         tables = tables.filter(game=slug)
     return sorted(tables.distinct().order_by("-created_at"), key=lambda table: table.status != RUNNING)
@@ -143,6 +144,8 @@ def join(request, table_id):
 def leave(request, table_id):
     def do(table):
         services.leave_table(table, request.user)
+        if table.status == RUNNING:
+            messages.info(request, f"You left {table.display_title}: a bot plays your seat to the end.")
         return reverse("lobby:game", args=[table.game])
     return _table_action(request, table_id, do)
 

@@ -26,7 +26,7 @@ from pigparlor.ratings.queries import rating_changes
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
-from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
+from pigparlor.tables.models import ABORTED, FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
@@ -183,10 +183,20 @@ class Snapshot:
         return result
 
     def page_log(self, events) -> list[dict]:
-        """A view's log as the page shows it (each line named, with who moved)."""
+        """A view's log as the page shows it (each line named, with who moved: a
+        stand-in bot's lines are the bot's, "Bot for Ana")."""
         return self.once(PAGE_LOG, events, lambda events: [
-            {**event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)}
+            {**event, "who": self.mover(event), "text": self.named(event["text"], True)}
             for event in events])
+
+    def mover(self, event: dict) -> str | None:
+        seat = event.get("seat")
+        name = self.names.get(seat)
+        if name is None or not self.seats[seat].bot_events:
+            return name
+        n = event.get("n", 0)
+        by_bot = any(first <= n and (last is None or n <= last) for first, last in self.seats[seat].bot_events)
+        return bot_for(name) if by_bot else name
 
     def frame_log(self, events) -> list[dict]:
         """A view's log as the JSON frame carries it (each line named)."""
@@ -267,7 +277,9 @@ def viewer_for(snapshot: Snapshot, user, invite_code: str | None = None) -> int 
     signed_in = user is not None and user.is_authenticated  # a visitor without an account only watches
     for seat in snapshot.seats:
         if signed_in and seat.user_id == user.pk:
-            return seat.index
+            # A player who left during play watches the rest (a bot plays the seat);
+            # the result is theirs again.
+            return None if seat.resigned and snapshot.table.status == RUNNING else seat.index
     if snapshot.table.private and invite_code != snapshot.table.invite_code:
         raise TableError(FORBIDDEN, "this table is private")
     return None
@@ -286,13 +298,29 @@ def seat_name(seat: Seat) -> str:
     return "Empty seat"
 
 
+def bot_for(name: str) -> str:
+    """What a stand-in bot's moves are labelled with: "Bot for Ana" ("Bot for you" to Ana)."""
+    return f"Bot for {name}"
+
+
 def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
+    """Each seat as the page shows it. ``label`` is how the seat's moves are named
+    to this viewer now: "You", the name, or while a stand-in bot plays, "Bot for you"
+    / "Bot for Ana" (a bot's move is never "You")."""
     names = snapshot.names
     return [{
         "index": seat.index, "name": names[seat.index], "is_bot": seat.is_bot, "is_you": seat.index == viewer,
         "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
-        "empty": not seat.taken, "username": seat_username(seat),
+        "resigned": seat.resigned, "empty": not seat.taken, "username": seat_username(seat),
+        "label": seat_label(names[seat.index], seat.index == viewer, seat.replaced),
     } for seat in snapshot.seats]
+
+
+def seat_label(name: str, is_you: bool, replaced: bool) -> str:
+    who = "you" if is_you else name
+    if replaced:
+        return bot_for(who)
+    return "You" if is_you else name
 
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -336,6 +364,32 @@ def deadline_ms(snapshot: Snapshot) -> int | None:
     if snapshot.state is None or snapshot.table.status == ABORTED:
         return None
     return to_epoch_ms(snapshot.table, snapshot.game.engine.next_deadline(snapshot.state))
+
+
+def countdown_ms(snapshot: Snapshot, your_move: bool) -> int | None:
+    """The deadline the page counts down to: a player's own time only — while the clock
+    would play someone's missed turn (a turn timer), or in a turn-based game while this
+    viewer has a move to make (Snout!'s window, the pause after a round). Never a real-time
+    game's pauses: Oink!'s countdown is the flipper's flip time, not the gap between cards."""
+    engine = snapshot.game.engine
+    if snapshot.table.status != RUNNING or snapshot.state is None:
+        return None
+    if engine.clock_plays_for(snapshot.state) or (your_move and not engine.realtime):
+        return deadline_ms(snapshot)
+    return None
+
+
+def seat_notice(seat: Seat | None, your_move: bool) -> dict | None:
+    """What the top of a seated player's page says about their seat, if anything
+    (docs/rules/timeouts.md): a bot plays it ("bot", and why), or the clock played
+    their last turns for them ("missed": how many in a row, and whether the next
+    one hands the seat to a bot)."""
+    if seat is None or not (seat.replaced or seat.timeouts):
+        return None
+    if seat.replaced:
+        return {"kind": "bot", "missed": seat.timeouts >= TIMEOUTS_BEFORE_BOT, "limit": TIMEOUTS_BEFORE_BOT}
+    return {"kind": "missed", "count": seat.timeouts, "limit": TIMEOUTS_BEFORE_BOT,
+            "last_chance": your_move and seat.timeouts + 1 >= TIMEOUTS_BEFORE_BOT}
 
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -433,20 +487,24 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         player["last_move"] = latest.get(player["index"], "")
         player["moved_last"] = running and player["index"] == mover
     turn = view.get("turn")
+    mine = snapshot.seats[viewer] if viewer is not None else None
+    stand_in = mine is not None and mine.replaced
     turn_is_you = viewer is not None and turn == viewer
+    # Whose move it is, for the turn alerts: a real-time game's players may always
+    # slap, so there only the turn counts; elsewhere any legal action does.
+    your_move = running and (turn_is_you or (bool(legal) and not engine.realtime))
     return {
         "view": view, "legal": legal, "version": snapshot.table.version, "seat": viewer,
         "table": snapshot.table, "game": snapshot.game, "players": people,
-        "deadline_ms": deadline_ms(snapshot), "now_ms": epoch_ms(),
+        "deadline_ms": countdown_ms(snapshot, your_move), "now_ms": epoch_ms(),
         "turn_name": names.get(turn) if isinstance(turn, int) else None, "turn_is_you": turn_is_you,
-        # Whose move it is, for the turn alerts: a real-time game's players may always
-        # slap, so there only the turn counts; elsewhere any legal action does.
-        "your_move": running and (turn_is_you or (bool(legal) and not engine.realtime)),
+        "your_move": your_move, "stand_in": stand_in,
+        "notice": seat_notice(mine, your_move) if running else None,
         "log": log,
         "phase_name": engine.phase_names.get(view.get("phase"), ""),
         "standings": standings, "headline": headline(standings), "rating_note": rating_note(snapshot),
         "rating_done": bool(snapshot.rating_changes),
-        "replaced": viewer is not None and snapshot.seats[viewer].replaced,
+        "replaced": stand_in,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
     }
 

@@ -264,8 +264,10 @@ def _seat_bots(seats, bot_kind: str) -> None:
 
 @transaction.atomic
 def leave_table(table, user) -> None:
-    """Before the start the seat is freed (the table closes when no human is left);
-    during play a bot takes over the seat until the player comes back."""
+    """Before the start the seat is freed (the table closes when no human is left).
+    During play it is leaving for good (docs/rules/timeouts.md): a bot plays the seat
+    to the end, the player watches from then on and cannot take it back, and their
+    result counts as leaving (``leavers``: rated last)."""
     origin = _lock_origin(table)
     table = _locked(table)
     seats = _seats(table)
@@ -285,8 +287,11 @@ def leave_table(table, user) -> None:
         elif table.host_id == user.pk:
             table.host = humans[0].user
     elif table.status == RUNNING:
-        mine.replaced = True
-        mine.save(update_fields=["replaced"])
+        if mine.resigned:
+            raise TableError(ILLEGAL, "you have already left this table")
+        mine.resigned, mine.timeouts = True, 0
+        presence.stand_in(mine, True, presence.table_last_event(table))
+        mine.save(update_fields=["resigned", *presence.SEAT_FIELDS])
         presence.refresh_wake(table, seats)
     else:
         raise TableError(ILLEGAL, "the game is over")
@@ -443,6 +448,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         seats = _seats(table)
         if user is not None and (seat is None or not 0 <= seat < len(seats) or seats[seat].user_id != user.pk):
             raise TableError(FORBIDDEN, "that is not your seat")
+        if user is not None and seats[seat].resigned:
+            raise TableError(FORBIDDEN, "you left this table: a bot plays your seat to the end")
         if table.status in (FINISHED, ABORTED):
             raise TableError(ILLEGAL, "the game is over")
         if table.status == OPEN:
@@ -468,11 +475,12 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             # player gets a refusal and the table stays as it was.
             log.exception("%s engine failed on an action at table %s: %r", table.game, table.pk, action)
             raise TableError(BAD_REQUEST, "the game could not read that action") from None
-        listing = presence.count_timeouts(engine, state, seat, user, seats)
+        timed_out = sorted(engine.clock_plays_for(state)) if seat is None else []
+        listing = presence.count_timeouts(engine, state, new_state, seat, user, seats, timed_out)
         table.version += 1
         table.state = engine.dump(new_state)
         prepared.insert(ActionLog, {"table_id": table.pk, "version": table.version, "seat": seat, "action": action,
-                                    "at_ms": now, "user_id": getattr(user, "pk", None),
+                                    "at_ms": now, "user_id": getattr(user, "pk", None), "timed_out": timed_out,
                                     "state_sha": state_digest(table.state)})
         table.changed_at_ms = now
         outcome = engine.outcome(new_state)

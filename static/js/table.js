@@ -260,6 +260,13 @@
     if (!reloading) { reloading = true; window.location.reload(); }
   });
 
+  // "Leave table" opens its dialog, which says what leaving costs (templates/tables/_leave.html).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest(".leave-open") : null;
+    var dialog = button && document.getElementById(button.getAttribute("aria-controls"));
+    if (dialog) { event.preventDefault(); dialog.showModal(); }
+  });
+
   markLastMover();
   tick();
   window.setInterval(tick, 250);

@@ -244,7 +244,7 @@ def test_oink_ends_without_leftovers(live_site, context_factory):
     expect(page.locator("#table-headline")).to_have_text(re.compile(r" (wins|share the win) with \d+ cards?$"))
     assert page.locator(".ok-seat__slap").count() == 0  # no stale "slapped!"
     assert page.locator("#ok-pile .card--empty").count() == 0  # no empty dashed card
-    assert page.locator(".reclaim-form").count() == 0  # nothing to take back at a finished table
+    assert page.locator(".seat-notice__form").count() == 0  # nothing to take back at a finished table
     assert page.locator("#table-status .standings tbody tr").count() == 2
     assert "Game over" in page.locator("#ok-prompt").inner_text()
     assert page.locator("#ok-cries .ok-cry").count() == 0  # no slap buttons left on a finished table
