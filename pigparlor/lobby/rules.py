@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.safestring import mark_safe
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
-SHARED = ("timeouts.md",)
+SHARED = (RULES_DIR / "timeouts.md",)
 
 
 def rules_html(slug: str) -> str | None:
@@ -20,5 +20,5 @@ def rules_html(slug: str) -> str | None:
     path = RULES_DIR / f"{slug}.md"
     if not path.is_file():
         return None
-    text = "\n\n".join(page.read_text(encoding="utf-8") for page in (path, *(RULES_DIR / name for name in SHARED)))
+    text = "\n\n".join(page.read_text(encoding="utf-8") for page in (path, *SHARED))
     return mark_safe(markdown.markdown(text, extensions=["tables", "fenced_code", "sane_lists", "toc"]))

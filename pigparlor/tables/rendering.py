@@ -428,10 +428,19 @@ def rating_note(snapshot: Snapshot) -> str:
         return "Not rated: these players already played three rated games of this game together today."
     if not snapshot.rating_changes:
         return "Rated game: the rating changes are on their way."
+    left = [snapshot.names[index] for index in outcome.get("left") or ()]
+    if not left:
+        return "Rated game."
+    note = (f"Rated game. {names_and(left)} left, and a bot finished for {'them' if len(left) > 1 else 'that seat'}: "
+            "rated last, whatever the bot scored. Missed turns alone never count as leaving.")
     if outcome.get("left_early"):
-        return ("Rated game. Whoever left before playing half of their moves is rated last, "
-                "and nobody gains rating for beating them.")
-    return "Rated game."
+        note += " Whoever left before playing half of their moves feeds nobody's rating."
+    return note
+
+
+def names_and(names: list[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def headline(standings: list[dict]) -> str:
@@ -441,8 +450,7 @@ def headline(standings: list[dict]) -> str:
         return ""
     if len(winners) == 1:
         return f"{winners[0]['name']} wins with {winners[0]['score_text']}"
-    names = ", ".join(row["name"] for row in winners[:-1]) + f" and {winners[-1]['name']}"
-    return f"{names} share the win with {winners[0]['score_text']}"
+    return f"{names_and([row['name'] for row in winners])} share the win with {winners[0]['score_text']}"
 
 
 def last_moves(log: list[dict], viewer: int | None, snapshot: Snapshot | None = None) -> tuple[dict, int | None]:
