@@ -218,8 +218,8 @@ def post_as_htmx(page, path: str) -> int:
 
 
 def leave(page, table_id: int) -> None:
-    """Give the seat to a bot, as the lobby's Leave button does, once this page's table
-    socket is open (opening one takes a seat back)."""
+    """Leave the table for good, as the table's Leave button does (a bot plays the seat to
+    the end), once this page's table socket is open."""
     page.wait_for_function("() => { const status = document.getElementById('table-connection');"
                            " return !status || status.textContent === ''; }")
     assert post_as_htmx(page, f"/lobby/tables/{table_id}/leave/") in (200, 204)

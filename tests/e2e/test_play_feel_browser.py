@@ -55,11 +55,13 @@ def default_settings() -> dict:
 
 @pytest.fixture(scope="module")
 def paced_site():
-    """A server with the shipped bot think time and the page's shipped pacing."""
+    """A server with the shipped bot think time and the page's shipped pacing, and a seat
+    grace of 2 s (a player who goes away gets a stand-in bot soon)."""
     defaults = default_settings()
     with tempfile.TemporaryDirectory(prefix="pigparlor-paced-") as directory:
         site = start_site(Path(directory), {"PIGPARLOR_BOT_DELAY_MS": str(defaults["think_ms"]),
-                                            "PIGPARLOR_MIN_SHOW_MS": str(defaults["show_ms"])})
+                                            "PIGPARLOR_MIN_SHOW_MS": str(defaults["show_ms"]),
+                                            "PIGPARLOR_SEAT_GRACE_MS": "2000"})
         site.defaults = defaults
         try:
             yield site
@@ -163,11 +165,14 @@ def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factor
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     sign_up(page, paced_site)
     table_id = create_table(page, paced_site, "snout")
-    leave(page, table_id)
-    page.goto(f"{paced_site}/")
+    page.goto(f"{paced_site}/")  # away from the table: once the seat grace is over a bot plays for you
     mine = page.locator(f'#my-tables-heading ~ ul [data-table="{table_id}"]')
     expect(mine).to_contain_text("Playing")
-    time.sleep(2.5)  # a few bot moves at the shipped think time
+    deadline = time.monotonic() + 60
+    # Until the stand-in has moved for you, as the table's page (read over HTTP, no socket) says.
+    while "<b><bdi>Bot for " not in page.request.get(f"{paced_site}/tables/{table_id}/").text():
+        assert time.monotonic() < deadline, "no bot stood in"
+        time.sleep(0.2)
     mine.get_by_role("link", name=re.compile("^Back to ")).click()
     wait_for_table_page(page)
     notice = page.locator(".bot-notice")

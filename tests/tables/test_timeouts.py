@@ -187,7 +187,7 @@ async def test_the_notice_reaches_the_players_socket_and_im_here_clears_it(count
     await db(step_clock)(created.pk)  # ana's turn runs out
     frames = await receive_until(socket, lambda got: "Time ran out" in "".join(got))
     notice = "".join(frames)
-    assert 'id="table-notice"' in notice and "I’m here" in notice and "1 turn in a row" in notice
+    assert 'id="table-notice"' in notice and "I’m here" in notice and "1 missed in a row" in notice
     assert "Time ran out" not in "".join(await drain(bens))  # only for her
     await socket.send_to(text_data=json.dumps({"control": "reclaim", "HEADERS": {}}))
     await receive_until(socket, lambda got: '<div hx-swap-oob="true" id="table-notice" class="seat-notice"></div>'
