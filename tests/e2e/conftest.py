@@ -251,8 +251,7 @@ def note_arrivals(page, area: str, part: str) -> None:
 
 
 def wait_until_over(page, base_url, table_id: int, limit_s: float = 240) -> None:
-    """Leave the table page (opening one takes the seat back) and wait, over plain HTTP,
-    until the bots have finished the game."""
+    """Leave the table page and wait, over plain HTTP, until the bots have finished the game."""
     page.goto("about:blank")
     deadline = time.monotonic() + limit_s
     while "Game over" not in page.request.get(f"{base_url}/tables/{table_id}/").text():
