@@ -192,7 +192,7 @@ class Snapshot:
     def mover(self, event: dict) -> str | None:
         seat = event.get("seat")
         name = self.names.get(seat)
-        if name is None or not self.seats[seat].bot_events:
+        if name is None or self.seats[seat].user_id is None or not self.seats[seat].bot_events:
             return name
         n = event.get("n", 0)
         by_bot = any(first <= n and (last is None or n <= last) for first, last in self.seats[seat].bot_events)

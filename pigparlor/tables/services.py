@@ -376,9 +376,10 @@ def seat_bot(table, index):
     if seat.user_id is None or seat.bot_kind:
         raise TableError(ILLEGAL, "that seat is a bot's" if seat.bot_kind else "that seat is empty")
     player = seat.user
-    seat.user, seat.bot_kind, seat.replaced, seat.timeouts = None, STAND_IN, False, 0
-    seat.connections, seat.left_at_ms = 0, None
-    seat.save(update_fields=["user", "bot_kind", "replaced", "timeouts", "connections", "left_at_ms"])
+    seat.user, seat.bot_kind, seat.replaced, seat.resigned, seat.timeouts = None, STAND_IN, False, False, 0
+    seat.connections, seat.left_at_ms, seat.bot_events = 0, None, []
+    seat.save(update_fields=["user", "bot_kind", "replaced", "resigned", "timeouts", "connections", "left_at_ms",
+                             "bot_events"])
     if table.status == OPEN:
         humans = [each for each in seats if each.user_id is not None]
         if not humans:

@@ -14,7 +14,7 @@ from pigparlor.lobby.views import my_tables
 from pigparlor.ratings.service import table_placings
 from pigparlor.tables import presence, rendering, services
 from pigparlor.tables.leavers import played_moves
-from pigparlor.tables.models import FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, ActionLog, Seat, Table
+from pigparlor.tables.models import FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, ActionLog, Seat
 from pigparlor.tables.registry import get_game
 from tests.tables.helpers import db, drain, make_user, open_socket, receive_until, step_clock, table
 
