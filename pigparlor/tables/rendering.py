@@ -9,6 +9,7 @@ process memory — only a cache: a miss renders again from the database.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from django.template.loader import get_template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
+from games.core.cards import word_list
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.pages import rating_change
 from pigparlor.ratings.queries import rating_changes
@@ -431,16 +433,12 @@ def rating_note(snapshot: Snapshot) -> str:
     left = [snapshot.names[index] for index in outcome.get("left") or ()]
     if not left:
         return "Rated game."
-    note = (f"Rated game. {names_and(left)} left, and a bot finished for {'them' if len(left) > 1 else 'that seat'}: "
+    note = (f"Rated game. {word_list(left)} left, and a bot finished for {'them' if len(left) > 1 else 'that seat'}: "
             "rated last, whatever the bot scored. Missed turns alone never count as leaving.")
     if outcome.get("left_early"):
         note += " Whoever left before playing half of their moves feeds nobody's rating."
     return note
 
-
-def names_and(names: list[str]) -> str:
-    """"Ana", "Ana and Bo", "Ana, Bo and Cy"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def headline(standings: list[dict]) -> str:
@@ -450,7 +448,7 @@ def headline(standings: list[dict]) -> str:
         return ""
     if len(winners) == 1:
         return f"{winners[0]['name']} wins with {winners[0]['score_text']}"
-    return f"{names_and([row['name'] for row in winners])} share the win with {winners[0]['score_text']}"
+    return f"{word_list([row['name'] for row in winners])} share the win with {winners[0]['score_text']}"
 
 
 def last_moves(log: list[dict], viewer: int | None, snapshot: Snapshot | None = None) -> tuple[dict, int | None]:
@@ -515,7 +513,23 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "rating_done": bool(snapshot.rating_changes),
         "replaced": stand_in,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
+        **coaching(snapshot, viewer, view, legal),
     }
+
+
+def coaching(snapshot: Snapshot, viewer: int | None, view: dict, legal: list) -> dict:
+    """What the game's coach (games.core.coach) says to this viewer, from this viewer's view
+    and legal actions only: ``howto_now`` for the "How to play" panel of every table, and
+    at a first game with hints the seat's ``lesson`` (its aim, whether it is reached, the hint)."""
+    coach = snapshot.game.coach
+    if coach is None or snapshot.state is None:
+        return {"howto_now": "", "lesson": None}
+    lesson = None
+    if snapshot.table.tutorial and viewer is not None:
+        hint = coach.hint(view, legal) if snapshot.live else None
+        lesson = {"aim": coach.lesson.aim, "learned": coach.learned(view), "hint": hint,
+                  "targets": json.dumps(list(hint.targets) if hint else [])}
+    return {"howto_now": coach.now(view, legal), "lesson": lesson}
 
 
 def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_action_state_digest'),
+        ('tables', '0009_table_tutorial'),
     ]
 
     operations = [
