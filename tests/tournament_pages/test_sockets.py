@@ -107,6 +107,8 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
     ana = users[0]
     banner, connected = await connect("/ws/player/", ana)
     assert connected
+    menu = await banner.receive_from(timeout=10)  # the notifications menu, with nothing in it
+    assert 'id="inbox-count"' in menu and "Nothing is waiting for you." in menu
     assert await banner.receive_nothing(timeout=0.2)  # nothing is ready yet
     await db(start_now)(tournament, users)
     table_id = (await db(open_tables)(tournament))[ana.pk]
@@ -122,7 +124,7 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
 
     # Once the table is over, its banner goes away.
     await db(core.play_table)(table_id, random.Random(4))
-    assert (await again.receive_from(timeout=10)).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
+    assert (await frame_with(again, 'id="table-ready"')).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
     await again.disconnect()
 
 
