@@ -271,6 +271,7 @@
 
   socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
     restoreFocus();
+    dock();  // before the time is noted: it reads the new parts' styles, a moment under load
     if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
     // Counted from when the change is on the page: under load a swap itself takes time.
     if (isFrame(event.detail.message)) { shownAt = Date.now(); }
@@ -292,7 +293,6 @@
     }
     announceNewLines();
     markLastMover();
-    dock();
     tick();
   });
 
