@@ -25,7 +25,6 @@ from pigparlor.pwa.models import Invitation, Mute
 from pigparlor.pwa.turns import tables_waiting_on
 from pigparlor.tables.broadcast import group_send
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, Seat
-from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments.live import seated_now
 from pigparlor.tournaments.models import Tournament
@@ -35,19 +34,12 @@ log = logging.getLogger(__name__)
 SHOWN_INVITATIONS = 5
 
 
-def _game_title(slug: str) -> str:
-    try:
-        return get_game(slug).title
-    except UnknownGame:
-        return slug
-
-
 def rematch_offers(user) -> list[dict]:
     seats = (Seat.objects.filter(reserved_for=user, user=None, bot_kind="", table__status=OPEN,
                                  table__rematch_of__isnull=False)
              .select_related("table__host").order_by("-table__created_at"))
-    return [{"kind": "rematch", "table": seat.table, "game": _game_title(seat.table.game),
-             "from": display_name(seat.table.host) if seat.table.host else ""} for seat in seats]
+    return [{"kind": "rematch", "table": seat.table,
+             "from": display_name(seat.table.host) if seat.table.host_id else ""} for seat in seats]
 
 
 def invitations(user) -> list[dict]:
@@ -55,7 +47,7 @@ def invitations(user) -> list[dict]:
     found = (Invitation.objects.filter(invitee=user, table__status=OPEN).exclude(inviter_id__in=muted)
              .exclude(table__seat_set__user=user).select_related("table", "inviter")
              .order_by("-created_at")[:SHOWN_INVITATIONS])
-    return [{"kind": "invite", "table": invitation.table, "game": _game_title(invitation.table.game),
+    return [{"kind": "invite", "table": invitation.table,
              "from": display_name(invitation.inviter)} for invitation in found]
 
 
@@ -70,7 +62,7 @@ def tournament_table(user) -> list[dict]:
 def items_for(user) -> list[dict]:
     items = rematch_offers(user) + invitations(user) + tournament_table(user)
     in_tournament = {item["table_id"] for item in items if item["kind"] == "tournament"}
-    items += [{"kind": "turn", "table": table, "game": _game_title(table.game)}
+    items += [{"kind": "turn", "table": table}
               for table in tables_waiting_on(user.pk) if table.pk not in in_tournament]
     return items
 
