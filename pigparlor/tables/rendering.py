@@ -30,6 +30,7 @@ from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
+from pigparlor.tables.signals import table_origin
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 SHELL_TEMPLATE = "tables/_shell.html"
@@ -140,6 +141,8 @@ class Snapshot:
     rating_changes: tuple = ()
     # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
     rematch: object = None
+    # Where a finished or closed table came from (``Origin``), read likewise.
+    origin: object = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -224,7 +227,27 @@ def load_snapshot(table_id: int) -> Snapshot:
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
     changes = tuple(rating_changes(table, seats)) if table.rated and table.status == FINISHED else ()
     rematch = load_rematch(table) if table.status == FINISHED else None
-    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes, rematch))
+    origin = load_origin(table) if table.status in (FINISHED, ABORTED) else None
+    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes, rematch, origin))
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a table came from, for its end screen's way back ("Back to Porch
+    cup"). ``rematch``: whether "Play again" and "New table" belong there too
+    (not at a tournament's table: the tournament seats its next round)."""
+
+    label: str
+    url: str
+    rematch: bool = False
+
+
+def load_origin(table: Table) -> Origin | None:
+    """The first ``Origin`` a ``table_origin`` receiver answers for ``table``."""
+    for _, answer in table_origin.send(sender=Table, table=table):
+        if answer is not None:
+            return answer
+    return None
 
 
 @dataclass(frozen=True)
@@ -458,6 +481,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "rating_done": bool(snapshot.rating_changes),
         "replaced": viewer is not None and snapshot.seats[viewer].replaced,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
+        "origin": snapshot.origin,
         **coaching(snapshot, viewer, view, legal),
     }
 

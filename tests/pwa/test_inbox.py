@@ -15,6 +15,7 @@ from pigparlor.tournaments.routing import websocket_urlpatterns
 from tests.pwa.conftest import make_user
 from tests.tables.test_play_feel import finished_table
 from tests.pwa.test_turns import play
+from tests.tables.helpers import frame_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter(websocket_urlpatterns)
@@ -70,14 +71,6 @@ async def connect(user):
     connected, _ = await socket.connect(timeout=10)
     assert connected
     return socket
-
-
-async def frame_with(socket, needle: str, limit: int = 20) -> str:
-    for _ in range(limit):
-        frame = await socket.receive_from(timeout=10)
-        if needle in frame:
-            return frame
-    raise AssertionError(f"no frame with {needle!r}")
 
 
 @pytest.mark.asyncio

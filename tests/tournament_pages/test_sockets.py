@@ -15,7 +15,7 @@ from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import live, progress, services
 from pigparlor.tournaments.routing import websocket_urlpatterns
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user, open_socket
+from tests.tables.helpers import frame_with, make_user, open_socket
 from tests.tournament_pages.helpers import make_tournament, start_now
 from tests.tournaments import helpers as core
 
@@ -35,15 +35,6 @@ async def connect(path, user=None):
     communicator.scope["user"] = user or AnonymousUser()
     connected, _ = await communicator.connect(timeout=10)
     return communicator, connected
-
-
-async def frame_with(socket, needle: str, limit: int = 20) -> str:
-    """The first frame containing ``needle`` (earlier ones are skipped)."""
-    for _ in range(limit):
-        frame = await socket.receive_from(timeout=10)
-        if needle in frame:
-            return frame
-    raise AssertionError(f"no frame with {needle!r}")
 
 
 async def test_the_page_socket_sends_the_board_then_every_change(count_game):
@@ -81,7 +72,7 @@ async def test_a_seated_player_is_sent_to_their_table_and_a_watcher_is_not(count
     sent = await frame_with(mine, "data-follow")
     assert f'<a class="button" id="t-my-table" href="/tables/{table_id}/" data-follow>' in sent
     watched = await frame_with(watcher, f'href="/tables/{table_id}/"')
-    assert "data-follow" not in watched and "Watch table 1 of round 1" in watched
+    assert "data-follow" not in watched and "Watch table 1 of final table" in watched  # two players: one table, the final
     for socket in (mine, watcher):
         await socket.disconnect()
 
@@ -115,7 +106,7 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
     ready = await frame_with(banner, "Your table is ready")
     assert ready.startswith('<div id="table-ready" hx-swap-oob="innerHTML">')
     assert f'data-table-path="/tables/{table_id}/"' in ready and f'href="/tables/{table_id}/"' in ready
-    assert "Trough cup" in ready and "stage 1: Count to Ten, round 1" in ready
+    assert "Trough cup" in ready and "stage 1: Count to Ten, final table" in ready
     await banner.disconnect()
 
     # A page opened later (or a socket that reconnects) still shows it while the table plays.
