@@ -25,6 +25,7 @@ from django.utils import timezone
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
+from pigparlor.ratings.scale import provisional
 from pigparlor.tables import inputs, services as tables
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
@@ -213,7 +214,7 @@ def entry_refusal(tournament: Tournament, user) -> str | None:
         return f"this tournament is for {title} ratings up to {tournament.max_rating} (yours is {skill.rating})"
     if games < tournament.min_games:
         return f"you need {tournament.min_games} rated {title} games (you have {games})"
-    if tournament.established and skill.provisional:
+    if tournament.established and provisional(games):
         return f"you need an established {title} rating (yours is still provisional)"
     return None
 
