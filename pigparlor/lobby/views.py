@@ -1,7 +1,7 @@
 """The lobby: the games, each game's tables, creating, joining, leaving, starting."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -174,6 +174,22 @@ def start(request, table_id):
         services.start_table(table, request.user)
         return table_page_url(table)
     return _table_action(request, table_id, do)
+
+
+@login_required
+@require_POST
+def decline(request, table_id):
+    """"No thanks" to a rematch offer (the notifications menu, the last game's page, the
+    waiting room). With ``stay`` an htmx request leaves the page where it is (its sockets
+    show the change); otherwise to the game's lobby."""
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        services.decline_rematch(table, request.user)
+    except TableError as refusal:
+        messages.error(request, refusal.message)
+    if request.POST.get("stay") and request.headers.get("HX-Request"):
+        return HttpResponse(status=204)
+    return _go(request, reverse("lobby:game", args=[table.game]))
 
 
 @login_required

@@ -22,6 +22,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from games.core.cards import word_list
+from pigparlor.accounts.models import display_name
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.explain import PENDING, ordinal, reason
 from pigparlor.ratings.scale import REPEAT_GAMES
@@ -29,7 +30,7 @@ from pigparlor.ratings.queries import table_ratings
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
-from pigparlor.tables.models import ABORTED, FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, Seat, Table, seats_of
+from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, TIMEOUTS_BEFORE_BOT, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.signals import table_origin
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
@@ -265,22 +266,28 @@ def load_origin(table: Table) -> Origin | None:
 
 @dataclass(frozen=True)
 class Rematch:
-    """A finished table's rematch as its players see it: who is in, and whether it started."""
+    """A finished table's rematch as its players see it: who is in, who is still
+    deciding, and whether it started."""
 
     table_id: int
     status: str
     seat_users: tuple  # the user id sitting in each seat (None: empty or a bot)
     taken: int
     seats: int
+    deciding: tuple = ()  # (user id, name) of each player a seat is still kept for
+    host: str = ""  # the name of the player who offered it
 
 
 def load_rematch(table: Table) -> Rematch | None:
-    rematch = Table.objects.filter(rematch_of=table).order_by("pk").first()
+    rematch = Table.objects.filter(rematch_of=table).select_related("host").order_by("pk").first()
     if rematch is None:
         return None
-    seats = list(rematch.seat_set.order_by("index").values_list("user_id", "bot_kind"))
-    return Rematch(rematch.pk, rematch.status, tuple(user for user, _ in seats),
-                   sum(1 for user, bot in seats if user is not None or bot), len(seats))
+    seats = list(rematch.seat_set.order_by("index").select_related("reserved_for"))
+    deciding = tuple((seat.reserved_for_id, display_name(seat.reserved_for)) for seat in seats
+                     if seat.reserved_for_id is not None and not seat.taken and rematch.status == OPEN)
+    return Rematch(rematch.pk, rematch.status, tuple(seat.user_id for seat in seats),
+                   sum(1 for seat in seats if seat.taken), len(seats), deciding,
+                   display_name(rematch.host) if rematch.host_id else "")
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -501,7 +508,9 @@ def rematch_context(snapshot: Snapshot, viewer: int | None) -> dict | None:
         return None
     me = snapshot.seats[viewer].user_id if viewer is not None else None
     return {"id": rematch.table_id, "status": rematch.status, "taken": rematch.taken, "seats": rematch.seats,
-            "joined": me is not None and me in rematch.seat_users}
+            "joined": me is not None and me in rematch.seat_users, "host": rematch.host,
+            "kept_for_you": me is not None and any(user == me for user, _ in rematch.deciding),
+            "deciding": [name for user, name in rematch.deciding if user != me]}
 
 
 def context(snapshot: Snapshot, viewer: int | None) -> dict:

@@ -191,9 +191,10 @@ def rematch_table(table, user) -> tuple[Table, bool]:
     """"Play again" at a finished table: the first player to ask opens a new
     table with the same game, options and seats (bots stay bots; every other
     player's seat is kept for them); the others take their kept seats by
-    asking too. It starts when every seat is taken, or ``rematch_wait_ms``
-    after it opened with bots in the seats nobody took. Returns the rematch
-    and whether this call created it."""
+    asking too (or say no: ``decline_rematch``). It starts when every seat is
+    taken, once nobody is still deciding, or ``rematch_wait_ms`` after it opened,
+    with bots in the seats nobody took. Returns the rematch and whether this
+    call created it."""
     table = _locked(table)
     seats = _seats(table)
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -241,6 +242,28 @@ def _offer_rematch(rematch: Table, user, others: list[int]) -> None:
     body = f"{get_game(rematch.game).title}: your seat at {rematch.display_title} is kept for you."
     for other in others:
         notify(other, REMATCH, reverse("lobby:table", args=[rematch.pk]), title, body, tag=f"rematch-{rematch.pk}")
+
+
+@transaction.atomic
+def decline_rematch(table, user) -> None:
+    """"No thanks" to a rematch offer: the seat kept for ``user`` is given up (a bot
+    takes it at the start). Once nobody the rematch keeps a seat for is still
+    deciding, it starts at once, with bots in the seats nobody took."""
+    origin = _lock_origin(table)
+    table = _locked(table)
+    seats = _seats(table)
+    kept = _kept_for(seats, user)
+    if table.rematch_of_id is None or table.status != OPEN or kept is None:
+        raise TableError(ILLEGAL, "no rematch offer is waiting for you at this table")
+    kept.reserved_for = None
+    kept.save(update_fields=["reserved_for"])
+    table.seats_rev += 1
+    if not any(seat.reserved_for_id is not None and not seat.taken for seat in seats):
+        _seat_bots(seats, table.bot_kind)
+        _start(table, seats)
+    table.save()
+    announce_after_commit(table, listing=True)
+    _rematch_changed(origin)
 
 
 def start_rematch_if_due(table_id: int, now: int) -> None:

@@ -223,7 +223,7 @@ def test_the_ending_and_play_again_with_two_players(live_site, context_factory):
     ana.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
     rematch_id = int(re.search(r"/tables/(\d+)/", ana.url).group(1))
     assert rematch_id != table_id
-    expect(ana.locator(".seat-list")).to_contain_text(f"kept for {bea_name}")
+    expect(ana.locator(".seat-list")).to_contain_text(f"{bea_name} is still deciding")
     expect(bea.locator("#table-status .rematch-note")).to_have_text("2 of 3 seats are in")  # live, over the socket
     bea.get_by_role("button", name="Play again").click()
     for page in (ana, bea):
