@@ -51,7 +51,7 @@ IN_VIEW = """(selector) => { const box = document.querySelector(selector).getBou
 
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    page.screenshot(path=str(SHOTS / f"{name}.png"), timeout=60_000)  # a loaded machine: seconds
 
 
 def new_context(context_factory, width: str):
