@@ -17,7 +17,7 @@ import codecs
 import functools
 import hashlib
 import json
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 try:
     import orjson
@@ -113,6 +113,6 @@ def replay(engine: Engine, document: dict) -> State:
     that ``engine.outcome(final).as_json()`` has the document's ranks and scores."""
     final = None
     seed = deal_seed(document["seed"], document.get("salts") or ())
-    for final in states(engine, len(document["seats"]), seed, document["options"], document["actions"]):
+    for final in states(engine, len(document["seats"]), seed, document["options"], document["actions"]):  # noqa: B007
         pass
     return final

@@ -11,8 +11,17 @@ from dataclasses import replace
 
 from games.core.cards import count_words, next_seat, plural, seat_ref
 from games.core.contract import turn_limit_ms
-from games.piggypiggy.state import (DROUGHT_ROUNDS, HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt,
-                                    Scored, State)
+from games.piggypiggy.state import (
+    DROUGHT_ROUNDS,
+    HAND_SIZE,
+    LOG_LENGTH,
+    PROMPT_SECONDS,
+    WIN_POINTS,
+    Phase,
+    Prompt,
+    Scored,
+    State,
+)
 
 
 def put(items: tuple, index: int, value) -> tuple:

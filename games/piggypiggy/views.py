@@ -1,14 +1,14 @@
 """What each seat may see (PG11): stacks, pigs, points, sizes and scored cards are public; hands are private."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.rules import food_total
 from games.piggypiggy.state import Phase, State
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card_faces(deck_key: str) -> tuple[dict, ...]:
     deck = DECKS[deck_key]
     faces = []

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from games.core.cards import count_words
 from games.pigpile.cards import CARD_COUNT, take_rank
-from games.pigpile.state import PEN, ROUNDS, LastRound, Phase, PigPileState, cards_held, evolve, set_seat, with_event
 from games.pigpile.rules import strongest_choice
+from games.pigpile.state import PEN, ROUNDS, LastRound, Phase, PigPileState, cards_held, evolve, set_seat, with_event
 
 SLOP = 3
 HAND = 7

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from games.core import Engine, IllegalAction, Option, Outcome, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
-from games.snout import rules, state as states, views
+from games.snout import rules, views
+from games.snout import state as states
 from games.snout.pigs import PIG_BY_KEY, PIGS
 from games.snout.state import Phase, SnoutState
 

@@ -9,8 +9,9 @@ import dataclasses
 from itertools import combinations_with_replacement
 
 from games.core import Rng
+from games.core.cards import deal as take
+from games.core.cards import next_seat, plural, remove_cards
 from games.core.contract import turn_limit_ms
-from games.core.cards import deal as take, next_seat, plural, remove_cards
 from games.snout import pigs
 from games.snout.pigs import JOWLER, JOWLER_CARD, PIGS, describe
 from games.snout.scoring import lowest_hands, round_points

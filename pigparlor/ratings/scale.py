@@ -12,8 +12,8 @@ conservative ``mu - 3 sigma``.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Hashable
 
 from openskill.models import PlackettLuce
 

@@ -174,7 +174,7 @@ class Clock:
                     continue
                 try:
                     await asyncio.wait_for(self._event.wait(), sleep_ms / 1000)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
         finally:
             self._loop = None

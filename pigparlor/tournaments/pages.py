@@ -21,8 +21,19 @@ from django.utils import timezone
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import pairing, progress, services
 from pigparlor.tournaments.models import (
-    CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
-    TournamentTable)
+    CANCELLED,
+    ELIMINATION,
+    FINISHED,
+    RUNNING,
+    SWISS,
+    UPCOMING,
+    Entry,
+    Result,
+    Round,
+    Stage,
+    Tournament,
+    TournamentTable,
+)
 from pigparlor.tournaments.standings import ACTIVE, current_round, me_status, standings
 
 FINISHED_SHOWN = 20

@@ -15,12 +15,20 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import horizontal_overflow, sign_up, wait_for_table_page
 from tests.e2e.pigpile_player import version
-from tests.e2e.test_piggypiggy_browser import (FINAL, MY_MOVE, a_seed_dealing_a_goat_to_seat_0, after,
-                                               answer_the_prompt, play_food, start_piggypiggy_table_with_bots)
+from tests.e2e.test_piggypiggy_browser import (
+    FINAL,
+    MY_MOVE,
+    a_seed_dealing_a_goat_to_seat_0,
+    after,
+    answer_the_prompt,
+    play_food,
+    start_piggypiggy_table_with_bots,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(os.environ.get("PIGPARLOR_SCREENSHOTS", "/tmp/pigparlor-shots"))

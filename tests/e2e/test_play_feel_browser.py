@@ -18,8 +18,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ROOT, start_site, stop_site
-from tests.e2e.conftest import (horizontal_overflow, leave, sign_up, wait_for_first_frame, wait_for_table_page,
-                                wait_until_over)
+from tests.e2e.conftest import (
+    horizontal_overflow,
+    leave,
+    sign_up,
+    wait_for_first_frame,
+    wait_for_table_page,
+    wait_until_over,
+)
 from tests.e2e.contrast import low_contrast
 from tests.games.oink.helpers import near_the_end
 

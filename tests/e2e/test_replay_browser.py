@@ -54,7 +54,7 @@ def test_a_phone_steps_a_replay_with_keys_and_the_slider(live_site, context_fact
     slider.focus()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-step")).to_have_attribute("data-version", str(tapped + 1))
-    assert "v=%d" % (tapped + 1) in page.url  # the moment is linkable
+    assert f"v={tapped + 1}" in page.url  # the moment is linkable
 
     # Rounds: Home, then Page Down to the second round's start (Snout! has several).
     page.locator("body").press("Home")

@@ -69,7 +69,7 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     assert horizontal_overflow(page) == 0
     shoot(page, "checked-in-phone")
 
-    for username, token in others:
+    for _username, token in others:
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/register/", token)[0] == 200
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/checkin/", token)[0] == 200
     # The page heard every check-in without a reload.

@@ -13,12 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core.viewcheck import cards_in_html
-from pigparlor.tables import services as tables
 from pigparlor.moderation.chat import table_room
 from pigparlor.moderation.models import Report
 from pigparlor.moderation.reports import file_report
 from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.service import rate_table
+from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game

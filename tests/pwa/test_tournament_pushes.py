@@ -74,8 +74,8 @@ def test_your_tournament_table_is_ready(client, push_service):
 def test_a_rematch_offer_reaches_the_other_players(client, count_game, push_service):
     """"Play again" by one player: the others get a push that opens the rematch's waiting room."""
     from pigparlor.tables import services as tables
-    from tests.tables.test_play_feel import finished_table
     from tests.pwa.conftest import make_user
+    from tests.tables.test_play_feel import finished_table
 
     ana, ben = make_user("ana"), make_user("ben")
     phones(client, push_service, [ana, ben])

@@ -61,7 +61,7 @@ def test_the_waiting_room_shows_each_seats_rating(count_game):
 
 def test_the_profile_shows_ratings_games_place_and_a_chart():
     ana, ben = make_user("ana"), make_user("ben")
-    for n in range(3):
+    for _ in range(3):
         service.rate_table(finished_table([ana, ben], [1, 2]).pk)
     Rating.objects.filter(user=ana).update(sigma=2.0)
     html = signed_in(ben).get("/players/ana/").content.decode()

@@ -25,7 +25,9 @@ import logging
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from hypothesis import HealthCheck, Phase, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games.core import legal_match
 from pigparlor.api.tokens import create_token

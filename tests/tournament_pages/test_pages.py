@@ -185,7 +185,7 @@ def test_a_running_elimination_shows_every_table_its_status_results_and_who_went
     assert "Round 1 2 of 2 playing" in words
     for table_id in set(seated.values()):
         assert f'href="{reverse("table", args=[table_id])}"' in html
-        assert f'aria-label="Watch table' in html
+        assert 'aria-label="Watch table' in html
     assert 'id="t-my-table"' in html and f'href="{reverse("table", args=[seated[me.pk]])}"' in html
     assert "data-follow" not in html  # the page load itself never jumps away
     for user in users:

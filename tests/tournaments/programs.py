@@ -8,7 +8,7 @@ import random
 import secrets
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from websockets.sync.client import connect
 
@@ -33,7 +33,7 @@ def make_accounts(site, count: int) -> tuple[str, list[tuple[str, str]]]:
 
 
 def iso_in(seconds: float) -> str:
-    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
 
 
 class Program(threading.Thread):

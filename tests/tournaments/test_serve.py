@@ -49,7 +49,7 @@ def test_sixteen_programs_play_pig_pile_elimination_then_a_snout_final(site):
                    {"game": "snout", "format": "elimination", "table_size": 4, "advance": 2}]})
     assert status == 201, made
     tournament_id = made["id"]
-    for username, token in players:
+    for _username, token in players:
         assert http(site, "POST", f"/api/tournaments/{tournament_id}/register/", token)[0] == 200
         assert http(site, "POST", f"/api/tournaments/{tournament_id}/checkin/", token)[0] == 200
     status, before = http(site, "GET", f"/api/tournaments/{tournament_id}/", staff)
