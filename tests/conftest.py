@@ -46,6 +46,25 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item.get_closest_marker("scaleout") is None]
 
 
+SUITE_GOAL_SECONDS = 600  # make test on an idle 2-core machine (issue: tests that wait on facts)
+
+
+def pytest_configure(config):
+    config._pigparlor_started = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The run's own wall time, on the line before pytest's counts, with the machine's load
+    (a time measured beside a busy neighbour says so)."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller prints it
+        return
+    seconds = time.monotonic() - config._pigparlor_started
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    verdict = "within" if seconds <= SUITE_GOAL_SECONDS else "OVER"
+    terminalreporter.write_line(f"suite time: {seconds:.0f} s ({seconds / 60:.1f} min), {verdict} the "
+                                f"{SUITE_GOAL_SECONDS // 60}-minute goal; load average now {load}")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _static_files_collected():
     """Pages name static files by their hashed names, from the manifest that ``serve``
@@ -76,6 +95,21 @@ def _fast_tests(settings):
     settings.PIGPARLOR_MIN_SHOW_MS = 0
     settings.PIGPARLOR_LOBBY_REFRESH_MS = 0  # render at once (tests/lobby/test_sockets.py tests the coalescing)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def ana(db):
+    """A player (password ``tests.support.tables.PASSWORD``)."""
+    from tests.support.tables import make_user
+
+    return make_user("ana")
+
+
+@pytest.fixture
+def bea(db):
+    from tests.support.tables import make_user
+
+    return make_user("bea")
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ def _card_faces(deck_key: str) -> tuple[dict, ...]:
         if kind.is_goat:
             faces.append({"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0})
         else:
+            assert kind.food is not None
             food = deck.foods[kind.food]
             faces.append({"card": card, "goat": False, "food": food.key, "name": food.name,
                           "colour": food.colour, "amount": kind.amount})
@@ -45,7 +46,7 @@ def whose_turn(state: State) -> int | None:
     if state.phase is Phase.OVER:
         return None
     if state.phase is Phase.INHERIT:
-        return state.prompt.seat
+        return state.asked.seat
     return state.current
 
 

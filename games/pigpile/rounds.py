@@ -54,7 +54,7 @@ def deal(state: PigPileState, now_ms: int) -> PigPileState:
 def choose_face_up(state: PigPileState, seat: int, ranks, now_ms: int) -> PigPileState:
     """PP1: set ``seat``'s three face-up cards aside; reveal them all once everyone has chosen."""
     hand = state.hands[seat]
-    chosen = []
+    chosen: list[int] = []
     for rank in ranks:
         taken, hand = take_rank(hand, rank, 1)
         chosen.extend(taken)

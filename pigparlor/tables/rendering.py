@@ -137,7 +137,7 @@ class Snapshot:
     # read with the snapshot so that rendering, off the ORM's thread, reads no database.
     rating_changes: tuple = ()
     # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
-    rematch: object = None
+    rematch: Rematch | None = None
 
     @property
     def key(self) -> tuple[int, int, int]:

@@ -1,7 +1,7 @@
 """The lobby in a browser: a table created from the form, the live listing, the waiting room."""
 import pytest
 
-from tests.e2e.conftest import (
+from tests.support.browser import (
     PHONE,
     note_arrivals,
     post_as_htmx,

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from games.piggypiggy.engine import ENGINE
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
 from tests.e2e.pigpile_player import version
+from tests.support.browser import PHONE, horizontal_overflow, sign_up, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 FINAL = "#pg-results h2"

@@ -1,4 +1,4 @@
-"""Issue 15, the platform's half, as players do it in Chromium: watching bots play (each
+"""How a game feels to play, the platform's half, as players do it in Chromium: watching bots play (each
 move stays on screen, the log shows the newest line and keeps a reader's place, the seat
 that moved is marked with its move), watching without an account, coming back to your
 tables, the ending and "Play again", turn alerts, the desktop table, contrast and the
@@ -18,21 +18,22 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ROOT, start_site, stop_site
-from tests.e2e.conftest import (
+from tests.e2e.contrast import low_contrast
+from tests.games.oink.helpers import near_the_end
+from tests.support.browser import (
+    DESKTOP,
+    IPHONE,
+    create_table,
     horizontal_overflow,
     leave,
+    shoot,
     sign_up,
     wait_for_first_frame,
     wait_for_table_page,
     wait_until_over,
 )
-from tests.e2e.contrast import low_contrast
-from tests.games.oink.helpers import near_the_end
 
 pytestmark = pytest.mark.browser
-IPHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-SHOTS = Path(os.environ.get("PIGPARLOR_SCREENSHOTS", Path(tempfile.gettempdir()) / "pigparlor-screenshots"))
 GAMES = ("pigpile", "oink", "piggypiggy", "snout")
 
 # Each time a frame's change is on the page (the page fires htmx:wsAfterMessage right after
@@ -73,28 +74,11 @@ def paced_site():
             stop_site(site)
 
 
-def create_table(page, base_url, game: str, seats: int = 4, bots: int = 3) -> int:
-    page.goto(f"{base_url}/games/{game}/")
-    page.select_option("select[name=seats]", str(seats))
-    page.fill("input[name=bots]", str(bots))
-    page.get_by_role("button", name="Create table").click()
-    if bots == seats - 1:
-        wait_for_table_page(page)
-    else:
-        page.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
-    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
-
-
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
 def frames(page) -> list[list[float]]:
     return page.evaluate("() => window.shownFrames || []")
 
 
-# ---- item 1 (follow the game) and item 9 (spectators) ----------------------------------
+# ---- following the game, and watching it -----------------------------------------------
 
 def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(paced_site, context_factory):
     host = context_factory(viewport=DESKTOP).new_page()
@@ -163,7 +147,7 @@ def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(pa
     shoot(watcher, "watching-pigpile-390")
 
 
-# ---- item 6 (your tables, a bot played for you) -----------------------------------------
+# ---- your tables, and a bot that played for you -----------------------------------------
 
 def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factory):
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
@@ -186,7 +170,7 @@ def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factor
     shoot(page, "back-at-the-table-snout-390")
 
 
-# ---- items 2 and 3 (the ending, Play again) ---------------------------------------------
+# ---- the ending, and Play again --------------------------------------------------------
 
 @pytest.mark.long
 def test_the_ending_and_play_again_with_two_players(live_site, context_factory):
@@ -258,7 +242,7 @@ def test_oink_ends_without_leftovers(live_site, context_factory):
     shoot(page, "ending-oink-390")
 
 
-# ---- item 4 (turn alerts) ----------------------------------------------------------------
+# ---- turn alerts -----------------------------------------------------------------------
 
 # Stand-ins the test can read: sounds made, notifications shown, vibrations; and a page
 # the test can hide (headless Chromium never is).
@@ -322,7 +306,7 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
     assert found["tones"] >= 1 and found["buzzes"] >= 1
 
 
-# ---- item 10 (desktop layout), screenshots of every game ---------------------------------
+# ---- the desktop layout, and screenshots of every game ---------------------------------
 
 def boxes(page) -> list[dict]:
     """Where the turn line, the log and the players are, read at one moment (frames keep
@@ -376,7 +360,7 @@ def test_snout_score_sheet_fits_a_phone_after_five_rounds(live_site, context_fac
     shoot(page, "ending-snout-390")
 
 
-# ---- item 12 (contrast, dark theme, focus order) -----------------------------------------
+# ---- contrast, the dark theme, focus order ---------------------------------------------
 
 def tab_order(page, steps: int = 25) -> list[str]:
     order = []

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http, play_to_the_end
-from tests.e2e.conftest import horizontal_overflow
+from tests.support.browser import horizontal_overflow
 
 PHONE = {"width": 390, "height": 844}
 

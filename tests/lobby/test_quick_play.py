@@ -16,7 +16,7 @@ from pigparlor.ratings.accounts import bot_account
 from pigparlor.ratings.models import Rating
 from pigparlor.tables import timing
 from pigparlor.tables.models import RUNNING, Table
-from tests.tables.helpers import receive_until
+from tests.support.sockets import until
 
 APP = URLRouter(websocket_urlpatterns)
 
@@ -77,7 +77,7 @@ async def test_four_players_pressing_play_now_are_seated_together(players):
     for socket in sockets:
         await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "30",
                                                    "HEADERS": {}}))
-    heard = [await receive_until(socket, seated) for socket in sockets]
+    heard = [await until(socket, seated) for socket in sockets]
     table = await sync_to_async(lambda: Table.objects.get(title=pool.TITLE))()
     assert table.status == RUNNING and table.rated
     sitting = await sync_to_async(lambda: sorted(table.seat_set.values_list("user__username", flat=True)))()
@@ -99,10 +99,10 @@ async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players
     await sync_to_async(rate_bots)()
     socket = await open_lobby(ana)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "3", "pool_wait": "10"}))
-    waiting = await receive_until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))
+    waiting = await until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))
     assert "near your 1500" in waiting[-1]
     timing.skip_ahead(10_000)
-    await receive_until(socket, seated)
+    await until(socket, seated)
     table = await sync_to_async(lambda: Table.objects.get(title=pool.TITLE))()
     kinds = await sync_to_async(lambda: list(table.seat_set.values_list("bot_kind", flat=True)))()
     assert table.status == RUNNING and kinds == ["", "sensible", "sensible"]

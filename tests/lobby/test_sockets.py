@@ -1,22 +1,11 @@
 """The lobby's live sockets: a game's listing and a table's waiting room follow every seat change."""
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import AnonymousUser
 
-from pigparlor.lobby.routing import websocket_urlpatterns
 from pigparlor.tables import services
+from tests.support.sockets import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
-APP = URLRouter(websocket_urlpatterns)
-
-
-async def connect(path, user=None):
-    communicator = WebsocketCommunicator(APP, path)
-    communicator.scope["user"] = user or AnonymousUser()
-    connected, _ = await communicator.connect()
-    return communicator, connected
 
 
 @pytest.fixture

@@ -23,8 +23,7 @@ from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user, step_clock, table
+from tests.support.tables import finished_table, make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from pigparlor.ratings.models import Rating
 from pigparlor.ratings.pages import change_text
 from pigparlor.ratings.scale import Skill
 from pigparlor.tables import rendering, services
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user
+from tests.support.tables import finished_table, make_user
 
 pytestmark = pytest.mark.django_db
 

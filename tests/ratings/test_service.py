@@ -11,8 +11,7 @@ from pigparlor.ratings.scale import MODEL, START, Skill, rate_players
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import FINISHED
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user, step_clock
+from tests.support.tables import finished_table, make_user, step_clock
 
 pytestmark = pytest.mark.django_db
 

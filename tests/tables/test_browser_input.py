@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.tables.helpers import db, drain, open_socket, receive_until
+from tests.support.sockets import db, drain, open_socket, until
 from tests.tables.test_consumers import first_legal, log_and_state, page_error, two_player_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -25,7 +25,7 @@ async def test_a_version_that_is_not_an_integer_is_refused_and_plays_nothing(cou
     assert current == 1
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=json.dumps({"version": version, "action": json.dumps(action)}))
-    frames = await receive_until(socket, page_error) + await drain(socket)
+    frames = await until(socket, page_error) + await drain(socket)
     assert len(coded(frames, "bad_request")) == 1
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -50,7 +50,7 @@ async def test_an_action_text_nested_too_deep_or_with_nan_is_refused(count_game,
     await drain(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=json.dumps({"version": "1", "action": action}))
-    frames = await receive_until(socket, page_error) + await drain(socket)
+    frames = await until(socket, page_error) + await drain(socket)
     assert len(coded(frames, "bad_request")) == 1
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()

@@ -7,7 +7,8 @@ import pytest
 from pigparlor.tables import presence, services, timing
 from pigparlor.tables.clock import CLOCK
 from pigparlor.tables.models import FINISHED, ActionLog, Seat, Table
-from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until, step_clock, table
+from tests.support.sockets import db, drain, json_frames, open_socket, until
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -72,7 +73,7 @@ async def test_a_stale_version_is_refused_and_changes_nothing(count_game):
     action, version = await db(first_legal)(count_game, table_id, 0)
     before = await db(log_and_state)(table_id)
     await socket.send_json_to({"type": "act", "version": version - 1, "action": action})
-    frames = await receive_until(socket, api_error) + await drain(socket)
+    frames = await until(socket, api_error) + await drain(socket)
     assert [frame for frame in json_frames(frames) if frame["type"] == "error"] == [
         {"type": "error", "code": "stale", "message": f"the table is at version {version}, not {version - 1}"}]
     assert await db(log_and_state)(table_id) == before
@@ -96,7 +97,7 @@ async def test_every_bad_api_message_gets_its_code_and_changes_nothing(count_gam
     await drain(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=message)
-    frames = json_frames(await receive_until(socket, api_error) + await drain(socket))
+    frames = json_frames(await until(socket, api_error) + await drain(socket))
     assert [frame["code"] for frame in frames if frame["type"] == "error"] == [code]
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -116,7 +117,7 @@ async def test_every_bad_browser_message_gets_its_code_and_changes_nothing(count
     await drain(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=message)
-    errors = [frame for frame in await receive_until(socket, page_error) + await drain(socket)
+    errors = [frame for frame in await until(socket, page_error) + await drain(socket)
               if 'data-code="' in frame]  # the error part; the page's empty one has no code
     assert len(errors) == 1 and 'id="table-error"' in errors[0] and f'data-code="{code}"' in errors[0]
     assert await db(log_and_state)(table_id) == before
@@ -133,8 +134,8 @@ async def test_acting_for_another_seat_or_as_a_spectator_is_forbidden(count_game
     before = await db(log_and_state)(table_id)
     for socket in (watcher, seat_one):
         await socket.send_json_to({"type": "act", "version": version, "action": action})
-    assert errors(await receive_until(watcher, api_error) + await drain(watcher)) == ["forbidden"]
-    assert errors(await receive_until(seat_one, api_error) + await drain(seat_one)) == ["illegal"]  # seat 1's own move, not its turn
+    assert errors(await until(watcher, api_error) + await drain(watcher)) == ["forbidden"]
+    assert errors(await until(seat_one, api_error) + await drain(seat_one)) == ["illegal"]  # seat 1's own move, not its turn
     assert await db(log_and_state)(table_id) == before
     await watcher.disconnect(), await seat_one.disconnect()
 
@@ -142,7 +143,7 @@ async def test_acting_for_another_seat_or_as_a_spectator_is_forbidden(count_game
 async def test_an_unknown_table_is_not_found(count_game):
     ana = await db(make_user)("ana")
     socket = await open_socket(ana, 424242, api=True)
-    assert errors(await receive_until(socket, api_error)) == ["not_found"]
+    assert errors(await until(socket, api_error)) == ["not_found"]
     await socket.disconnect()
 
 
@@ -150,7 +151,7 @@ async def test_a_private_table_is_watched_only_with_its_invite_code(count_game):
     ana, carl = await db(make_user)("ana"), await db(make_user)("carl")
     created = await db(services.create_table)(host=ana, game="countgame", seats=2, bots=1, private=True)
     refused = await open_socket(carl, created.pk, api=True)
-    assert errors(await receive_until(refused, api_error)) == ["forbidden"]
+    assert errors(await until(refused, api_error)) == ["forbidden"]
     watcher = await open_socket(carl, created.pk, api=True, invite=created.invite_code)
     frames = json_frames(await drain(watcher))
     assert frames[0]["type"] == "state" and frames[0]["seat"] is None and frames[0]["view"]["hand"] == []
@@ -160,11 +161,11 @@ async def test_a_private_table_is_watched_only_with_its_invite_code(count_game):
 async def test_a_reconnecting_socket_gets_a_full_snapshot(count_game):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
-    full = await receive_until(socket, lambda frames: 'data-base=""' in "".join(frames))
+    full = await until(socket, lambda frames: 'data-base=""' in "".join(frames))
     first = "".join(full + await drain(socket))  # the snapshot already shows ana here
     action, version = await db(first_legal)(count_game, table_id, 0)
     await socket.send_to(text_data=form_message(version, action))
-    update = "".join(await receive_until(socket, lambda frames: f'data-version="{version + 1}"' in "".join(frames)))
+    update = "".join(await until(socket, lambda frames: f'data-version="{version + 1}"' in "".join(frames)))
     assert 'id="count-board"' in update and f'data-base="{version}"' in update
     assert 'id="table-status"' not in update and 'id="table-error"' not in update  # unchanged: not resent
     await socket.disconnect()

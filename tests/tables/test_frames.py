@@ -7,7 +7,8 @@ import logging
 import pytest
 
 from pigparlor.tables import rendering, services
-from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until
+from tests.support.sockets import db, drain, json_frames, open_socket, until
+from tests.support.tables import make_user
 from tests.tables.test_consumers import api_error, first_legal, form_message, log_and_state, page_error
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -23,7 +24,7 @@ async def seated(count_game, api: bool):
 
 async def refusals(socket, api: bool) -> list[tuple[str, str]]:
     """The (code, message) of every refusal until the socket goes quiet."""
-    frames = await receive_until(socket, api_error if api else page_error) + await drain(socket)
+    frames = await until(socket, api_error if api else page_error) + await drain(socket)
     if api:
         return [(frame["code"], frame["message"]) for frame in json_frames(frames) if frame["type"] == "error"]
     return [(frame.split('data-code="')[1].split('"')[0], frame.split('">')[1].split("</div>")[0])
@@ -33,9 +34,9 @@ async def refusals(socket, api: bool) -> list[tuple[str, str]]:
 async def still_answers(socket, api: bool) -> None:
     await socket.send_to(text_data='{"type": "snapshot"}')
     if api:
-        frames = await receive_until(socket, lambda got: any(json.loads(f)["type"] == "state" for f in got))
+        frames = await until(socket, lambda got: any(json.loads(f)["type"] == "state" for f in got))
     else:
-        frames = await receive_until(socket, lambda got: any('data-base=""' in f for f in got))
+        frames = await until(socket, lambda got: any('data-base=""' in f for f in got))
     assert frames
 
 

@@ -35,8 +35,9 @@ from pigparlor.asgi import application
 from pigparlor.tables import services
 from pigparlor.tables.models import RUNNING, ActionLog
 from pigparlor.tables.registry import all_games, get_game
-from tests.tables.helpers import db, make_user, step_clock, table
-from tests.tables.test_security import session_cookie
+from tests.security.test_table_sockets import session_cookie
+from tests.support.sockets import db
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

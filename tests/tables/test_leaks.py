@@ -18,7 +18,8 @@ from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog
 from pigparlor.tables.registry import all_games, get_game
-from tests.tables.helpers import db, drain, make_user, open_socket, step_clock, table
+from tests.support.sockets import db, drain, open_socket
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

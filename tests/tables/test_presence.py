@@ -17,7 +17,8 @@ from pigparlor.api.tokens import create_token, revoke_token
 from pigparlor.tables import presence, services, timing
 from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
-from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until, step_clock, table
+from tests.support.sockets import db, drain, json_frames, open_socket, until
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,10 +54,10 @@ async def test_a_socket_left_open_after_leaving_never_sees_the_next_occupants_ha
     assert json_frames(await drain(api))[-1]["seat"] == 1
     await drain(page)
     await db(services.leave_table)(created, ben)
-    assert json_frames(await receive_until(api, lambda frames: frames))[-1]["seat"] is None
+    assert json_frames(await until(api, lambda frames: frames))[-1]["seat"] is None
     assert await db(services.join_table)(created, carl) == 1
     await db(services.start_table)(created, ana)
-    frames = json_frames(await receive_until(api, lambda got: any(f["version"] >= 1 for f in json_frames(got))))
+    frames = json_frames(await until(api, lambda got: any(f["version"] >= 1 for f in json_frames(got))))
     frames += json_frames(await drain(api))
     html = "".join(await drain(page))
     carls = await db(seat_cards)(created.pk, 1)
@@ -74,7 +75,7 @@ async def test_a_socket_that_sits_down_gets_its_seats_view_at_once():
     watcher = await open_socket(ben, created.pk, api=True)
     assert json_frames(await drain(watcher))[-1]["seat"] is None
     await db(services.join_table)(created, ben)  # fills the table: it starts
-    frames = json_frames(await receive_until(watcher, lambda got: any(json.loads(f).get("version") for f in got)))
+    frames = json_frames(await until(watcher, lambda got: any(json.loads(f).get("version") for f in got)))
     assert frames[-1]["seat"] == 1 and frames[-1]["legal"]
     await watcher.disconnect()
 
@@ -87,7 +88,7 @@ async def test_leaving_a_private_table_closes_the_socket_of_a_player_without_the
     socket = await open_socket(ben, created.pk, api=True)
     await drain(socket)
     await db(services.leave_table)(created, ben)
-    frames = json_frames(await receive_until(socket, lambda got: any('"error"' in frame for frame in got)))
+    frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1] == {"type": "error", "code": "forbidden", "message": "this table is private"}
     assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4403}
     assert not await db(Presence.objects.filter(user=ben).exists)()
@@ -103,7 +104,7 @@ async def test_a_revoked_token_closes_its_sockets():
     socket = await open_socket(ana, created.pk, api=True, scope={"api_token_id": token.pk})
     await drain(socket)
     assert raw and await db(revoke_token)(ana, token.pk)
-    frames = json_frames(await receive_until(socket, lambda got: any('"error"' in frame for frame in got)))
+    frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1]["code"] == "forbidden" and "revoked" in frames[-1]["message"]
     assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
     assert await db(lambda: seat_row(created.pk, 0).connections)() == 0
@@ -124,7 +125,7 @@ async def test_logging_out_closes_that_sessions_table_sockets():
     await drain(socket)
     response = await db(browser.post)("/accounts/logout/")
     assert response.status_code == 302
-    frames = await receive_until(socket, lambda got: any('data-code="forbidden"' in frame for frame in got))
+    frames = await until(socket, lambda got: any('data-code="forbidden"' in frame for frame in got))
     assert "logged out" in frames[-1]
     assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
     # The consumer forgets its presence after it sent the close: let it end (the client's
@@ -174,7 +175,7 @@ async def test_one_user_may_not_open_more_sockets_than_the_limit(settings):
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, bots=2, options=TIMED)
     first, second = await open_socket(ana, created.pk, api=True), await open_socket(ana, created.pk)
     third = await open_socket(ana, created.pk, api=True)
-    frames = json_frames(await receive_until(third, lambda got: got))
+    frames = json_frames(await until(third, lambda got: got))
     assert frames[0]["code"] == "rate_limited" and "2 table connections" in frames[0]["message"]
     assert (await third.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4429}
     assert await db(Presence.objects.filter(user=ana).count)() == 2

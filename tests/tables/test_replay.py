@@ -13,7 +13,7 @@ from pigparlor.tables import replay, services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.replay import as_stored
-from tests.tables.helpers import make_user, step_clock, table
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 

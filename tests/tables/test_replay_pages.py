@@ -20,7 +20,7 @@ from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.replay import as_stored
-from tests.tables.helpers import make_user, step_clock, table
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +29,6 @@ def finish(table_id: int) -> None:
     while step_clock(table_id):
         pass
     assert table(table_id).status == FINISHED
-
-
-@pytest.fixture
-def ana():
-    return make_user("ana")
 
 
 @pytest.fixture
@@ -225,7 +220,7 @@ def test_no_url_reveals_a_running_tables_seed_or_hidden_cards(ana):
 @pytest.mark.asyncio
 async def test_each_seat_salts_the_deal_over_either_socket(count_game):
     """Programs and browsers alike send their salt over the table socket before the start."""
-    from tests.tables.helpers import db, drain, json_frames, open_socket
+    from tests.support.sockets import db, drain, json_frames, open_socket
 
     ana, ben = await db(make_user)("ana"), await db(make_user)("ben")
     created = await db(services.create_table)(host=ana, game="countgame", seats=4, bots=1)

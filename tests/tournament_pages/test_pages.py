@@ -12,7 +12,7 @@ from django.urls import reverse
 from pigparlor.tournaments import progress, services
 from pigparlor.tournaments.models import Entry, Tournament
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, play_out, play_round, start_now
 
 pytestmark = pytest.mark.django_db

@@ -5,22 +5,18 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import AnonymousUser
 
 from pigparlor.tables import services as tables
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import live, progress, services
-from pigparlor.tournaments.routing import websocket_urlpatterns
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user, open_socket
+from tests.support.sockets import connect, open_socket
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, start_now
 from tests.tournaments import helpers as core
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-APP = URLRouter(websocket_urlpatterns)
 COUNT_CUP = [{"game": "countgame", "format": "elimination", "table_size": 2, "advance": 1}]
 db = sync_to_async
 
@@ -28,13 +24,6 @@ db = sync_to_async
 @pytest.fixture(autouse=True)
 def _fresh_renders():
     live.RENDERS.items.clear()
-
-
-async def connect(path, user=None):
-    communicator = WebsocketCommunicator(APP, path)
-    communicator.scope["user"] = user or AnonymousUser()
-    connected, _ = await communicator.connect(timeout=10)
-    return communicator, connected
 
 
 async def frame_with(socket, needle: str, limit: int = 20) -> str:

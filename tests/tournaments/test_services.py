@@ -14,7 +14,7 @@ from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tournaments import services
 from pigparlor.tournaments.models import CANCELLED, FINISHED, RUNNING, Entry, Result, Round, Tournament, TournamentTable
 from pigparlor.tournaments.standings import me_status, rounds, standings
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournaments.helpers import (
     check_everyone_in,
     make_tournament,

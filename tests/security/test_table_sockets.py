@@ -9,7 +9,8 @@ from django.test import Client
 from pigparlor.api.tokens import create_token
 from pigparlor.asgi import application
 from pigparlor.tables import rendering, services
-from tests.tables.helpers import db, drain, json_frames, make_user
+from tests.support.sockets import connect, db, drain, json_frames
+from tests.support.tables import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -26,23 +27,17 @@ async def table_for(count_game, name="ana", **kwargs):
     return user, table
 
 
-async def connect(path, headers):
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect()
-    return communicator, connected
-
-
 async def test_a_browser_socket_from_another_origin_is_refused(count_game):
     user, table = await table_for(count_game)
     cookie = await db(session_cookie)(user)
-    _, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"https://evil.example"), (b"cookie", cookie)])
+    _, connected = await connect(f"/ws/tables/{table.pk}/", headers=[(b"origin", b"https://evil.example"), (b"cookie", cookie)])
     assert not connected
 
 
 async def test_a_browser_socket_without_a_session_only_watches_a_public_table(count_game):
     _, table = await table_for(count_game)
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-    socket, connected = await connect(f"/ws/tables/{table.pk}/", headers)
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", headers=headers)
     assert connected
     frames = "".join(await drain(socket))
     assert 'class="player is-you' not in frames  # a watcher, never a seat
@@ -53,7 +48,7 @@ async def test_a_browser_socket_without_a_session_only_watches_a_public_table(co
 
 async def test_a_browser_socket_without_a_session_is_refused_a_private_table(count_game):
     _, table = await table_for(count_game, private=True)
-    socket, _ = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"), (b"host", b"testserver")])
+    socket, _ = await connect(f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     messages = []
     while not await socket.receive_nothing(timeout=0.05):
         messages.append(await socket.receive_output(timeout=5))
@@ -66,7 +61,7 @@ async def test_a_browser_socket_without_a_session_is_refused_a_private_table(cou
 async def test_a_logged_in_browser_from_our_origin_gets_its_seat(count_game):
     user, table = await table_for(count_game)
     cookie = await db(session_cookie)(user)
-    socket, connected = await connect(f"/ws/tables/{table.pk}/", [(b"origin", b"http://testserver"),
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://testserver"),
                                                                    (b"host", b"testserver"), (b"cookie", cookie)])
     assert connected
     assert 'class="player is-you' in "".join(await drain(socket))
@@ -80,7 +75,7 @@ async def browser_socket(count_game, *headers):
     """Whether a logged-in player's table socket with these headers is accepted."""
     user, table = await table_for(count_game, name=f"origin{next(PLAYERS)}")
     cookie = await db(session_cookie)(user)
-    socket, connected = await connect(f"/ws/tables/{table.pk}/", [*headers, (b"cookie", cookie)])
+    socket, connected = await connect(f"/ws/tables/{table.pk}/", headers=[*headers, (b"cookie", cookie)])
     if connected:
         await socket.disconnect()
     return connected
@@ -126,10 +121,10 @@ async def test_csrf_trusted_origins_are_accepted_exactly(count_game, settings):
 
 async def test_the_api_socket_needs_a_valid_bearer_token(count_game):
     user, table = await table_for(count_game)
-    _, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", b"Bearer pp_wrong")])
+    _, connected = await connect(f"/ws/api/tables/{table.pk}/", headers=[(b"authorization", b"Bearer pp_wrong")])
     assert not connected
     token = await db(create_token)(user)
-    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", f"Bearer {token}".encode())])
+    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", headers=[(b"authorization", f"Bearer {token}".encode())])
     assert connected
     assert json_frames(await drain(socket))[0]["seat"] == 0
     await socket.disconnect()
@@ -137,7 +132,7 @@ async def test_the_api_socket_needs_a_valid_bearer_token(count_game):
 
 async def api_socket(user, table):
     token = await db(create_token)(user)
-    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", [(b"authorization", f"Bearer {token}".encode())])
+    socket, connected = await connect(f"/ws/api/tables/{table.pk}/", headers=[(b"authorization", f"Bearer {token}".encode())])
     assert connected
     await drain(socket)
     return socket
