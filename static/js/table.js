@@ -27,11 +27,10 @@
 //   its twin, so no click. site.js tracks the press for every live area
 //   (window.pigParlorPress, 1 s at most; none in a real-time game); this page's socket
 //   is data-paced, so its frames wait here, in the same queue as the pacing.
-// - Focus survives a frame: a frame swaps whole parts of the board, so the focused
-//   control is replaced by its twin (same id, or the same kind of control with the
-//   same card/key under the same part); the twin gets the focus back. Without it the
-//   socket's first frame, which redraws the page just served, threw a keyboard
-//   player's focus off the card they had tabbed to.
+// - Focus survives a frame (site.js, for every live area): a frame swaps whole parts of
+//   the board, so the focused control is replaced by its twin, which gets the focus back.
+//   Without it the socket's first frame, which redraws the page just served, threw a
+//   keyboard player's focus off the card they had tabbed to.
 (function () {
   "use strict";
   var page = document.getElementById("table-page");
@@ -65,34 +64,6 @@
     if (lines.length) {
       announcer.textContent = lines.map(function (line) { return /[.!?…]$/.test(line) ? line : line + "."; }).join(" ");
     }
-  }
-
-  var focusWanted = null;  // where the focus was before a swap: {selector, index} of its twin
-
-  function focusSelector(elt) {
-    if (!elt || elt === document.body || !socketElt.contains(elt) || elt === socketElt) { return null; }
-    if (elt.id) { return {selector: "#" + CSS.escape(elt.id), index: 0}; }
-    var part = elt.parentElement && elt.parentElement.closest("[id]");
-    if (!part) { return null; }
-    var selector = elt.tagName.toLowerCase();
-    if (elt.classList.length) { selector += "." + CSS.escape(elt.classList[0]); }
-    ["data-card", "data-key", "aria-controls", "name", "value"].forEach(function (name) {
-      if (elt.hasAttribute(name)) { selector += "[" + name + '="' + CSS.escape(elt.getAttribute(name)) + '"]'; }
-    });
-    var scoped = "#" + CSS.escape(part.id) + " " + selector;
-    var twins = Array.prototype.slice.call(document.querySelectorAll(scoped));
-    return {selector: scoped, index: Math.max(0, twins.indexOf(elt))};
-  }
-
-  function noteFocus() { focusWanted = focusSelector(document.activeElement); }
-
-  function restoreFocus() {
-    var wanted = focusWanted;
-    focusWanted = null;
-    var active = document.activeElement;
-    if (!wanted || (active && active !== document.body)) { return; }  // kept, or moved on purpose
-    var twin = document.querySelectorAll(wanted.selector)[wanted.index];
-    if (twin && !twin.disabled) { twin.focus({preventScroll: true}); }
   }
 
   function markLastMover() {
@@ -189,7 +160,6 @@
   }
 
   function show(message) {
-    noteFocus();
     presses.swap(socketElt, message, socket);
   }
 
@@ -215,7 +185,6 @@
   socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
     var message = event.detail.message;
-    noteFocus();
     if (!isFrame(message)) { return; }  // an error or a ping: at once
     if (!document.hidden && (presses.on(socketElt) || waiting.length ||
                              (minShowMs > 0 && Date.now() - shownAt < minShowMs))) {
@@ -230,7 +199,6 @@
   document.addEventListener("visibilitychange", function () { if (document.hidden) { showEverything(); } });
 
   socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
-    restoreFocus();
     if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
     // Counted from when the change is on the page: under load a swap itself takes time.
     if (isFrame(event.detail.message)) { shownAt = Date.now(); }

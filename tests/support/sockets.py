@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Sequence
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -18,8 +19,6 @@ from channels.testing import WebsocketCommunicator
 db = database_sync_to_async
 WAIT_SECONDS = 30.0  # generous: a loaded 2-core machine can take seconds; a fact that never comes still fails
 HTML_VERSION = re.compile(r'id="table-version"[^>]*data-version="(\d+)"')
-# ``answered``'s message: unknown to every socket, so each answers it with its own refusal.
-PROBE_TYPE = "tests-probe"
 
 
 async def open_socket(user, table_id: int, *, api: bool = False, invite: str | None = None, scope=None):
@@ -113,17 +112,37 @@ async def frames_until(socket, *, version: int, timeout: float = WAIT_SECONDS) -
     return await until(socket, reached, timeout)
 
 
-def _is_probe_answer(frame: str) -> bool:
-    return PROBE_TYPE in frame and ("unknown message" in frame)
+_probes = iter(range(10 ** 12, 10 ** 13))
 
 
-async def answered(socket, *, api: bool | None = None, timeout: float = WAIT_SECONDS) -> list[str]:
-    """Every frame the server sent before it answered a message sent now (the answer left
-    out): what an earlier message caused has all arrived. The message is one the socket
-    does not know (``{"type": "tests-probe"}``), answered by a refusal that names it."""
-    await socket.send_to(text_data=json.dumps({"type": PROBE_TYPE}))
-    frames = await until(socket, lambda frames: bool(frames) and _is_probe_answer(frames[-1]), timeout)
+async def answered(socket, *, api: bool, timeout: float = WAIT_SECONDS) -> list[str]:
+    """Every frame the server sent before it answered a probe sent now (the answer left out):
+    whatever an earlier message caused has all arrived. The probe changes nothing: on the JSON
+    API an unknown message type (refused, naming it), on the browser's socket an action at a
+    version no table has (refused as stale, naming it; "the game is over" once it is)."""
+    marker = next(_probes)
+    if api:
+        await socket.send_to(text_data=json.dumps({"type": f"probe-{marker}"}))
+        endings: tuple[str, ...] = (f"unknown message type 'probe-{marker}'",)
+    else:
+        await socket.send_to(text_data=json.dumps({"version": str(marker), "action": '{"type": "probe"}'}))
+        endings = (f"not {marker}", "the game is over")
+    frames = await until(socket, lambda frames: bool(frames) and any(end in frames[-1] for end in endings), timeout)
     return frames[:-1]
+
+
+async def up_to(socket, version: int, got: Sequence[str] = (), timeout: float = WAIT_SECONDS) -> list[str]:
+    """More frames until the socket has shown ``version``: none if ``got`` (what it sent
+    so far) already shows it."""
+    if max((frame_version(frame) or 0 for frame in got), default=0) >= version:
+        return []
+    return await frames_until(socket, version=version, timeout=timeout)
+
+
+async def opened(socket, timeout: float = WAIT_SECONDS) -> list[str]:
+    """The frames a socket gets on connecting, up to and with the table as it is (its first
+    state frame)."""
+    return await until(socket, lambda frames: any(frame_version(frame) is not None for frame in frames), timeout)
 
 
 async def drain(communicator, settle: float = 0.05) -> list[str]:

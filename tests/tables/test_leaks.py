@@ -18,7 +18,7 @@ from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog
 from pigparlor.tables.registry import all_games, get_game
-from tests.support.sockets import db, drain, open_socket
+from tests.support.sockets import db, frame_version, frames_until, open_socket, until
 from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -76,7 +76,14 @@ async def play_whole_game(slug: str, api: bool, seed: int = 1):
     sockets = {0: await open_socket(ana, created.pk, api=api), 1: await open_socket(ben, created.pk, api=api),
                None: await open_socket(carl, created.pk, api=api)}
     rng = random.Random(seed)
-    frames = {viewer: [] for viewer in sockets}
+    frames: dict = {viewer: [] for viewer in sockets}
+
+    async def read_up_to(viewer, version):
+        """The viewer's frames until it shows ``version`` (at once if it already has)."""
+        seen = max((frame_version(frame) or 0 for frame in frames[viewer]), default=0)
+        if seen < version:
+            frames[viewer] += await frames_until(sockets[viewer], version=version)
+
     for _ in range(5000):
         step = await db(next_step)(created.pk, rng)
         if step is None:
@@ -87,9 +94,13 @@ async def play_whole_game(slug: str, api: bool, seed: int = 1):
                 await sockets[seat].send_json_to({"type": "act", "version": version, "action": action})
             else:
                 await sockets[seat].send_to(text_data=json.dumps({"version": str(version), "action": json.dumps(action)}))
-            frames[seat] += await drain(sockets[seat], 0.01)  # let the act land before looking again
-    for viewer, socket in sockets.items():
-        frames[viewer] += await drain(socket, 0.3)
+            # The act landed (or, in real time, came too late and was refused): look again from there.
+            frames[seat] += await until(sockets[seat], lambda got, version=version: any(
+                (frame_version(frame) or 0) > version or '"type": "error"' in frame or 'data-code="' in frame
+                for frame in got))
+    final = (await db(table)(created.pk)).version
+    for viewer in sockets:
+        await read_up_to(viewer, final)
     for socket in sockets.values():
         await socket.disconnect()
     assert (await db(table)(created.pk)).status == FINISHED
