@@ -15,7 +15,7 @@ from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table
 from tests.moderation.helpers import chat_frames, error_frames, make_moderator, moderator_group, two_player_table
-from tests.support.sockets import db, drain, open_socket, until
+from tests.support.sockets import answered, db, open_socket, until
 from tests.support.tables import finished_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,7 @@ async def test_a_closed_table_sends_json_players_a_final_aborted_state_with_the_
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program, page = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id)
-    await drain(program), await drain(page)
+    await answered(program, api=True), await answered(page, api=False)
     await db(services.close_table)(moderator, table_id, "abusive chat")
     frames = await until(program, has_state(lambda frame: frame["status"] == "aborted"))
     final = [frame for frame in map(json.loads, frames) if frame["type"] == "state"][-1]
@@ -54,7 +54,7 @@ async def test_a_kicked_seat_gets_a_bot_and_its_player_cannot_sit_again(count_ga
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program = await open_socket(ben, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await db(services.kick_seat)(moderator, table_id, 1, "stalling")
     frames = await until(program, has_state(lambda frame: frame["seat"] is None))
     assert [frame for frame in map(json.loads, frames) if frame["type"] == "state"][-1]["seat"] is None
@@ -82,7 +82,7 @@ async def test_a_removed_line_is_replaced_for_everyone_live(count_game):
     program, page = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id)
     await program.send_json_to({"type": "chat", "text": "nasty"})
     line = chat_frames(await until(program, lambda got: chat_frames(got)))[0]
-    await drain(page)
+    await answered(page, api=False)
     await db(services.remove_chat_line)(moderator, line["id"], "abuse")
     removed = chat_frames(await until(program, lambda got: chat_frames(got)))[0]
     assert removed == {**line, "text": "removed by a moderator", "removed": True}
@@ -97,7 +97,7 @@ async def test_a_timeout_reaches_the_players_sockets_and_refuses_their_chat(coun
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program = await open_socket(ben, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await db(services.time_out)(moderator, ben.pk, 60, "shouting")
     status = [json.loads(frame) for frame in await until(program, lambda got: any('"chat_status"' in f for f in got))]
     assert "until" in status[-1]["message"] and status[-1]["timeout_until"] is not None
@@ -114,7 +114,7 @@ async def test_a_ban_closes_the_players_sockets_hands_their_seat_to_a_bot_and_is
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program, page = await open_socket(ben, table_id, api=True), await open_socket(ben, table_id)
-    await drain(program), await drain(page)
+    await answered(program, api=True), await answered(page, api=False)
     await db(services.ban_player)(moderator, ben.pk, "cheating")
     closed = await program.receive_output(timeout=5)
     while closed["type"] != "websocket.close":

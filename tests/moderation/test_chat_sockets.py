@@ -9,7 +9,7 @@ from django.utils import timezone
 from pigparlor.moderation.models import ChatLine, ChatTimeout
 from pigparlor.tables.models import Table
 from tests.moderation.helpers import chat_frames, error_frames, two_player_table
-from tests.support.sockets import db, drain, open_socket, until
+from tests.support.sockets import answered, db, drain, open_socket, until
 from tests.support.tables import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -34,7 +34,7 @@ def lines():
 async def test_a_json_chat_line_reaches_both_transports_escaped(count_game):
     ana, ben, table_id = await db(two_player_table)()
     program, browser = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id)
-    await drain(program), await drain(browser)
+    await answered(program, api=True), await answered(browser, api=False)
     await program.send_json_to({"type": "chat", "text": "<b>hi</b> & see http://x.example"})
     got = chat_frames(await until(program, has("chat")))
     assert got[0]["from"] == "ana" and got[0]["text"] == "<b>hi</b> & see http://x.example"
@@ -49,7 +49,7 @@ async def test_a_json_chat_line_reaches_both_transports_escaped(count_game):
 async def test_a_browser_form_posts_a_line_and_quick_phrases_work(count_game):
     ana, ben, table_id = await db(two_player_table)()
     browser, program = await open_socket(ana, table_id), await open_socket(ben, table_id, api=True)
-    await drain(browser), await drain(program)
+    await answered(browser, api=False), await answered(program, api=True)
     await browser.send_to(text_data=form(type="chat", text="Good game"))
     got = chat_frames(await until(program, has("chat")))
     assert [(frame["from"], frame["text"]) for frame in got] == [("ana", "Good game")]
@@ -65,7 +65,7 @@ async def test_history_of_the_last_50_lines_on_connect(count_game):
 
     await db(write)()
     program = await open_socket(ben, table_id, api=True)
-    got = chat_frames(await until(program, lambda frames: len(chat_frames(frames)) >= 50) + await drain(program))
+    got = chat_frames(await until(program, lambda frames: len(chat_frames(frames)) >= 50) + await answered(program, api=True))
     assert [frame["text"] for frame in got] == [f"line {number}" for number in range(5, 55)]
     browser = await open_socket(ben, table_id)
     html = "".join(await until(browser, html_has("line 54")))
@@ -83,7 +83,7 @@ async def test_history_of_the_last_50_lines_on_connect(count_game):
 async def test_bad_chat_text_is_refused_with_the_protocol_error_and_nothing_stored(count_game, text, message):
     ana, _, table_id = await db(two_player_table)()
     program = await open_socket(ana, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await program.send_json_to({"type": "chat", "text": text})
     assert error_frames(await until(program, has("error"))) == [
         {"type": "error", "code": "bad_request", "message": message}]
@@ -94,7 +94,7 @@ async def test_bad_chat_text_is_refused_with_the_protocol_error_and_nothing_stor
 async def test_200_characters_is_allowed(count_game):
     ana, _, table_id = await db(two_player_table)()
     program = await open_socket(ana, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await program.send_json_to({"type": "chat", "text": "y" * 200})
     assert chat_frames(await until(program, has("chat")))[0]["text"] == "y" * 200
     await program.disconnect()
@@ -103,7 +103,7 @@ async def test_200_characters_is_allowed(count_game):
 async def test_unknown_fields_are_refused(count_game):
     ana, _, table_id = await db(two_player_table)()
     program = await open_socket(ana, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await program.send_json_to({"type": "chat", "text": "hi", "colour": "red"})
     assert error_frames(await until(program, has("error")))[0]["code"] == "bad_request"
     assert await db(lines)() == []
@@ -114,7 +114,7 @@ async def test_the_rate_limit_gives_a_clear_error_not_a_silent_drop(count_game, 
     settings.PIGPARLOR_CHAT_BURST, settings.PIGPARLOR_CHAT_WINDOW_S = 3, 3600
     ana, _, table_id = await db(two_player_table)()
     program, browser = await open_socket(ana, table_id, api=True), await open_socket(ana, table_id)
-    await drain(program), await drain(browser)
+    await answered(program, api=True), await answered(browser, api=False)
     for number in range(3):
         await program.send_json_to({"type": "chat", "text": f"m{number}"})
         await until(program, has("chat"))
@@ -122,7 +122,7 @@ async def test_the_rate_limit_gives_a_clear_error_not_a_silent_drop(count_game, 
     refusal = error_frames(await until(program, has("error")))[0]
     assert refusal["code"] == "rate_limited" and refusal["message"].startswith("you are chatting too fast: wait ")
     # The limit is the user's, over every socket: the browser is refused too, in the chat panel.
-    await drain(browser)
+    await answered(browser, api=False)
     await browser.send_to(text_data=form(type="chat", text="from the page"))
     html = "".join(await until(browser, html_has('id="chat-error"')))
     assert 'data-code="rate_limited"' in html and "you are chatting too fast" in html
@@ -155,7 +155,7 @@ async def test_spectators_of_a_read_only_table_cannot_chat_but_read(count_game):
     await db(Table.objects.filter(pk=table_id).update)(spectators_chat=False)
     watcher = await db(make_user)("cat")
     spectator, player = await open_socket(watcher, table_id, api=True), await open_socket(ana, table_id, api=True)
-    await drain(spectator), await drain(player)
+    await answered(spectator, api=True), await answered(player, api=True)
     await spectator.send_json_to({"type": "chat", "text": "hi from the rail"})
     assert error_frames(await until(spectator, has("error"))) == [
         {"type": "error", "code": "forbidden", "message": "spectators can only read this table's chat"}]
@@ -168,15 +168,16 @@ async def test_spectators_of_a_read_only_table_cannot_chat_but_read(count_game):
 async def test_a_mute_hides_that_players_lines_for_the_muter_only_and_is_remembered(count_game):
     ana, ben, table_id = await db(two_player_table)()
     muter, other = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id, api=True)
-    await drain(muter), await drain(other)
+    await answered(muter, api=True), await answered(other, api=True)
     await muter.send_json_to({"type": "mute", "username": "ben"})
     assert json.loads((await until(muter, has("mutes")))[-1]) == {"type": "mutes", "muted": ["ben"]}
     await other.send_json_to({"type": "chat", "text": "can you hear me"})
     assert chat_frames(await until(other, has("chat")))[0]["text"] == "can you hear me"
+    # Debt: nothing tells when the muter's socket has heard ben's line and left it out.
     assert chat_frames(await drain(muter, 0.2)) == []
     await muter.disconnect()
     again = await open_socket(ana, table_id, api=True)
-    assert chat_frames(await drain(again)) == []  # remembered on the account: history leaves ben out
+    assert chat_frames(await answered(again, api=True)) == []  # remembered on the account: history leaves ben out
     await again.send_json_to({"type": "unmute", "username": "ben"})
     await until(again, has("mutes"))
     await again.send_json_to({"type": "mute", "username": "nobody-here"})
@@ -189,7 +190,7 @@ async def test_a_report_keeps_the_evidence_and_one_open_report_per_pair(count_ga
 
     ana, ben, table_id = await db(two_player_table)()
     reporter, rude = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id, api=True)
-    await drain(reporter), await drain(rude)
+    await answered(reporter, api=True), await answered(rude, api=True)
     await rude.send_json_to({"type": "chat", "text": "you are terrible"})
     line = chat_frames(await until(reporter, has("chat")))[0]
     await reporter.send_json_to({"type": "report", "username": "ben", "reason": "abuse", "line": line["id"]})
@@ -224,7 +225,7 @@ async def test_the_host_makes_spectators_read_only_when_creating_over_the_api(co
 async def test_bad_chat_text_from_the_page_shows_in_the_chat_panel(count_game, text, message):
     ana, _, table_id = await db(two_player_table)()
     browser = await open_socket(ana, table_id)
-    await drain(browser)
+    await answered(browser, api=False)
     await browser.send_to(text_data=form(type="chat", text=text))
     html = "".join(await until(browser, html_has('id="chat-error"')))
     assert 'data-code="bad_request"' in html and message in html
@@ -260,13 +261,13 @@ async def test_the_lobby_socket_chats_with_the_same_checks(count_game):
         return socket
 
     player, visitor = await lobby(ana), await lobby(AnonymousUser())
-    await drain(player), await drain(visitor)
+    await until(player, bool), await until(visitor, bool)  # the listing's first frame
     await player.send_to(text_data=form(type="chat", text="<i>anyone</i> for a count?"))
     html = "".join(await until(visitor, html_has("chat-line-")))
     assert "&lt;i&gt;anyone&lt;/i&gt; for a count?" in html
     await visitor.send_to(text_data=form(type="chat", text="me"))
     assert "log in to chat" in "".join(await until(visitor, html_has('id="chat-error"')))
-    await until(player, html_has("chat-line-")), await drain(player)
+    await until(player, html_has("chat-line-"))
     await player.send_to(text_data="{not json")
     assert "the message is not JSON" in "".join(await until(player, html_has("is not JSON")))
     assert await db(lines)() == [("ana", "<i>anyone</i> for a count?")]
