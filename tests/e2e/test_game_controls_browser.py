@@ -16,7 +16,6 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.e2e.pigpile_player import version
 from tests.e2e.test_piggypiggy_browser import (
     FINAL,
     MY_MOVE,
@@ -33,6 +32,7 @@ from tests.support.browser import (
     horizontal_overflow,
     shoot,
     sign_up,
+    version,
 )
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,7 @@ import time
 import pytest
 
 from games.piggypiggy.engine import ENGINE
-from tests.e2e.pigpile_player import version
-from tests.support.browser import PHONE, horizontal_overflow, sign_up, wait_for_table_page
+from tests.support.browser import PHONE, horizontal_overflow, sign_up, version, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 FINAL = "#pg-results h2"

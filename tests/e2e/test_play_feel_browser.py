@@ -26,9 +26,11 @@ from tests.support.browser import (
     create_table,
     horizontal_overflow,
     leave,
+    moved_on,
     shoot,
     sign_up,
     wait_for_first_frame,
+    wait_for_moves,
     wait_for_table_page,
     wait_until_over,
 )
@@ -157,7 +159,7 @@ def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factor
     page.goto(f"{paced_site}/")
     mine = page.locator(f'#my-tables-heading ~ ul [data-table="{table_id}"]')
     expect(mine).to_contain_text("Playing")
-    time.sleep(2.5)  # a few bot moves at the shipped think time
+    wait_for_moves(page, paced_site, table_id, 3)  # a few bot moves at the shipped think time
     mine.get_by_role("link", name=re.compile("^Back to ")).click()
     wait_for_table_page(page)
     notice = page.locator(".bot-notice")
@@ -258,6 +260,9 @@ navigator.vibrate = () => { window.alertProbe.buzzes += 1; return true; };
 """
 
 
+STILL = "() => document.getAnimations().every(animation => animation.playState !== 'running')"
+
+
 def probe(page) -> dict:
     return page.evaluate("() => window.alertProbe")
 
@@ -288,7 +293,8 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
     while not probe(page)["notes"]:
         assert time.monotonic() < deadline, "the move never came back to this seat"
         # Read together: a frame may land between two separate reads.
-        yours, title = page.evaluate("() => [document.getElementById('table-turn').dataset.yourMove, document.title]")
+        yours, title, shown = page.evaluate("() => [document.getElementById('table-turn').dataset.yourMove,"
+                                            " document.title, Number(document.getElementById('table-version').dataset.version)]")
         if yours == "false":
             not_yours_seen = True
             assert not title.startswith("(Your turn)")
@@ -298,7 +304,7 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
             button = page.locator("#sn-prompt button, #sn-hand .sn-pass button").first
             if button.count():
                 button.click()
-        page.wait_for_timeout(100)
+        moved_on(page, shown, also="#table-turn[data-your-move=true]" if not_yours_seen else None)
     found = probe(page)
     note, title = found["notes"][0]
     assert note.startswith("Your turn at Pig Parlor: ")
@@ -329,8 +335,7 @@ def test_every_game_phone_and_desktop_layout(live_site, context_factory, game):
     assert horizontal_overflow(page) == 0
     shoot(page, f"{game}-1280")
     page.set_viewport_size(IPHONE)
-    page.wait_for_timeout(200)
-    board, log, _ = boxes(page)
+    board, log, _ = boxes(page)  # read after the resize: the layout is worked out for the read
     assert abs(log["x"] - board["x"]) < 2  # one column on a phone, as before
     assert horizontal_overflow(page) == 0
     shoot(page, f"{game}-390")
@@ -390,10 +395,11 @@ def test_contrast_in_light_and_dark_and_the_same_focus_order(live_site, context_
         for path in ["/", "/games/pigpile/", *(f"/tables/{table_id}/" for table_id in tables.values())]:
             page.goto(f"{live_site}{path}")
             page.wait_for_load_state()
-            page.wait_for_timeout(300)
-            # A part swapped in at that very moment is mid-animation: only what fails twice counts.
+            # A part swapped in at that very moment is mid-animation: read once nothing animates,
+            # and only what fails twice counts.
+            page.wait_for_function(STILL)
             first = set(low_contrast(page))
-            page.wait_for_timeout(300)
+            page.wait_for_function(STILL)
             failures = first & set(low_contrast(page))
             assert not failures, f"{scheme} {path}:\n" + "\n".join(sorted(failures))
         # A frame swapped in while tabbing moves the focus: the order counts once two walks agree.

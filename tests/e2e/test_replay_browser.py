@@ -73,7 +73,7 @@ def test_a_phone_steps_a_replay_with_keys_and_the_slider(live_site, context_fact
     page.get_by_role("button", name="Pause", exact=True).click()
     paused = slider.input_value()  # a move already asked for still arrives; none after it
     expect(page.locator("#replay-step")).to_have_attribute("data-version", paused)
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # time under test: three steps' worth at 200 ms, and nothing moves
     assert slider.input_value() == paused and shown_version(page) == int(paused)
 
     # One seat's view, then the verdict.

@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.support.browser import comes_true, horizontal_overflow, note_arrivals, press_down, sign_up, version
+from tests.support.browser import comes_true, horizontal_overflow, moved_on, note_arrivals, press_down, sign_up, version
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
@@ -110,8 +110,9 @@ def play_to_the_end(page, retap: bool) -> dict:
     deadline = time.monotonic() + LIMIT_S
     while page.locator(FINAL).count() == 0:
         assert time.monotonic() < deadline, f"no final standings within {LIMIT_S} s: {seen}"
+        shown = version(page)
         if not take_a_turn(page, seen, retap):
-            page.wait_for_timeout(50)
+            moved_on(page, shown, also=FINAL)  # nothing to press yet: until the table moves on
     return seen
 
 

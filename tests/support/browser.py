@@ -128,6 +128,30 @@ def version(page) -> int:
     return int(page.locator("#table-version").get_attribute("data-version") or 0)
 
 
+MOVED_ON = """([before, also]) => Number(document.querySelector('#table-version').dataset.version) > before
+    || (also !== null && document.querySelector(also) !== null)"""
+
+
+def moved_on(page, before: int, also: str | None = None, timeout_ms: int = 15_000) -> bool:
+    """Whether the page comes to show a version after ``before`` (or an element ``also``):
+    what a loop that found nothing to do waits for before it looks again."""
+    return comes_true(page, MOVED_ON, [before, also], timeout_ms)
+
+
+def wait_for_moves(page, base_url: str, table_id: int, moves: int, timeout_ms: int = 120_000) -> None:
+    """Until ``moves`` more versions of the (public) table have been played, as a visitor
+    without an account watching it sees them (a page of this player's would take the seat)."""
+    watcher = page.context.browser.new_context()
+    try:
+        view = watcher.new_page()
+        view.goto(f"{base_url}/tables/{table_id}/")
+        start = version(view)
+        view.wait_for_function("([target]) => Number(document.querySelector('#table-version').dataset.version)"
+                               " >= target", arg=[start + moves], timeout=timeout_ms)
+    finally:
+        watcher.close()
+
+
 def create_table(page, base_url: str, game: str, seats: int = 4, bots: int = 3, *, level: str | None = None,
                  ticks=()) -> int:
     """The lobby's create form, as a player fills it in: the table's id, once the page shows
