@@ -26,7 +26,7 @@ def wait_until_status(site, token, tournament_id, wanted, timeout=1800) -> dict:
         assert status == 200
         if detail["status"] in wanted:
             return detail
-        time.sleep(0.5)
+        time.sleep(0.5)  # a poll between reads of the fact (the tournament's status), as a program does
     raise AssertionError(f"tournament {tournament_id} never became {wanted}: {detail['status']}")
 
 
