@@ -154,9 +154,9 @@ class LiveSite(str):
             db.execute("COMMIT")
 
 
-# A fact with a deadline: the port answers. Generous, as serve takes over a minute to start
+# A fact with a deadline: the port answers. Generous, as serve took over 3 minutes to start
 # beside a busy neighbour on 2 cores.
-STARTUP_SECONDS = 180
+STARTUP_SECONDS = 300
 
 
 def free_port() -> int:

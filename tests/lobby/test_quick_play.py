@@ -16,7 +16,7 @@ from pigparlor.ratings.accounts import bot_account
 from pigparlor.ratings.models import Rating
 from pigparlor.tables import timing
 from pigparlor.tables.models import RUNNING, Table
-from tests.support.sockets import until
+from tests.support.sockets import WAIT_SECONDS, until
 
 APP = URLRouter(websocket_urlpatterns)
 
@@ -55,9 +55,9 @@ def test_the_bot_nearest_the_tables_rating_fills_it():
 async def open_lobby(user, game="snout"):
     socket = WebsocketCommunicator(APP, f"/ws/lobby/{game}/")
     socket.scope["user"] = user
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=WAIT_SECONDS)
     assert connected
-    await socket.receive_from()  # the listing
+    await socket.receive_from(timeout=WAIT_SECONDS)  # the listing
     return socket
 
 
@@ -114,11 +114,11 @@ async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players
 async def test_leaving_the_page_leaves_the_pool_and_bad_choices_are_refused(players):
     socket = await open_lobby(players[0])
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "9", "pool_wait": "30"}))
-    assert "Snout! is for" in await socket.receive_from()
+    assert "Snout! is for" in await socket.receive_from(timeout=WAIT_SECONDS)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "7"}))
-    assert "how long to wait" in await socket.receive_from()
+    assert "how long to wait" in await socket.receive_from(timeout=WAIT_SECONDS)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "humans"}))
-    assert "People only" in await socket.receive_from()
+    assert "People only" in await socket.receive_from(timeout=WAIT_SECONDS)
     assert await sync_to_async(PoolEntry.objects.count)() == 1
     await socket.disconnect()
     assert await sync_to_async(PoolEntry.objects.count)() == 0

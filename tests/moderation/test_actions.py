@@ -15,7 +15,7 @@ from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table
 from tests.moderation.helpers import chat_frames, error_frames, make_moderator, moderator_group, two_player_table
-from tests.support.sockets import answered, db, open_socket, until
+from tests.support.sockets import WAIT_SECONDS, answered, db, open_socket, until
 from tests.support.tables import finished_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -116,9 +116,9 @@ async def test_a_ban_closes_the_players_sockets_hands_their_seat_to_a_bot_and_is
     program, page = await open_socket(ben, table_id, api=True), await open_socket(ben, table_id)
     await answered(program, api=True), await answered(page, api=False)
     await db(services.ban_player)(moderator, ben.pk, "cheating")
-    closed = await program.receive_output(timeout=5)
+    closed = await program.receive_output(timeout=WAIT_SECONDS)
     while closed["type"] != "websocket.close":
-        closed = await program.receive_output(timeout=5)
+        closed = await program.receive_output(timeout=WAIT_SECONDS)
     assert closed["code"] == 4401
     seat = await db(Seat.objects.get)(table_id=table_id, index=1)
     assert (seat.user_id, seat.bot_kind) == (None, "sensible")

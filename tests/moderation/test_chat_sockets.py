@@ -9,7 +9,7 @@ from django.utils import timezone
 from pigparlor.moderation.models import ChatLine, ChatTimeout
 from pigparlor.tables.models import Table
 from tests.moderation.helpers import chat_frames, error_frames, two_player_table
-from tests.support.sockets import answered, db, drain, open_socket, until
+from tests.support.sockets import WAIT_SECONDS, answered, db, drain, open_socket, until
 from tests.support.tables import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -257,7 +257,7 @@ async def test_the_lobby_socket_chats_with_the_same_checks(count_game):
     async def lobby(user):
         socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/lobby/countgame/")
         socket.scope["user"] = user
-        assert (await socket.connect())[0]
+        assert (await socket.connect(timeout=WAIT_SECONDS))[0]
         return socket
 
     player, visitor = await lobby(ana), await lobby(AnonymousUser())

@@ -117,17 +117,13 @@ _probes = iter(range(10 ** 12, 10 ** 13))
 
 async def answered(socket, *, api: bool, timeout: float = WAIT_SECONDS) -> list[str]:
     """Every frame the server sent before it answered a probe sent now (the answer left out):
-    whatever an earlier message caused has all arrived. The probe changes nothing: on the JSON
-    API an unknown message type (refused, naming it), on the browser's socket an action at a
-    version no table has (refused as stale, naming it; "the game is over" once it is)."""
-    marker = next(_probes)
-    if api:
-        await socket.send_to(text_data=json.dumps({"type": f"probe-{marker}"}))
-        endings: tuple[str, ...] = (f"unknown message type 'probe-{marker}'",)
-    else:
-        await socket.send_to(text_data=json.dumps({"version": str(marker), "action": '{"type": "probe"}'}))
-        endings = (f"not {marker}", "the game is over")
-    frames = await until(socket, lambda frames: bool(frames) and any(end in frames[-1] for end in endings), timeout)
+    whatever an earlier message caused has all arrived. The probe changes nothing: a message
+    of an unknown type, which both sockets refuse naming it (``api``: which socket it is).
+    A socket whose rate limit is spent refuses the probe for that instead: not for those."""
+    marker = f"probe-{next(_probes)}"
+    await socket.send_to(text_data=json.dumps({"type": marker}))
+    answer = f"unknown message type &#x27;{marker}&#x27;" if not api else f"unknown message type '{marker}'"
+    frames = await until(socket, lambda frames: bool(frames) and answer in frames[-1], timeout)
     return frames[:-1]
 
 

@@ -36,7 +36,7 @@ from pigparlor.tables import services
 from pigparlor.tables.models import RUNNING, ActionLog
 from pigparlor.tables.registry import all_games, get_game
 from tests.security.test_table_sockets import session_cookie
-from tests.support.sockets import db
+from tests.support.sockets import WAIT_SECONDS, db
 from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -188,7 +188,7 @@ class Fuzzed:
             headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", self.cookie)]
             path = f"/ws/tables/{self.table_id}/"
         self.socket = WebsocketCommunicator(application, path, headers=headers)
-        connected, _ = await self.socket.connect()
+        connected, _ = await self.socket.connect(timeout=WAIT_SECONDS)
         assert connected
         await self.replies()
         await self.until_seat_may_act()

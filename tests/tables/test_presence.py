@@ -17,7 +17,7 @@ from pigparlor.api.tokens import create_token, revoke_token
 from pigparlor.tables import presence, services, timing
 from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
-from tests.support.sockets import db, json_frames, open_socket, opened, until, up_to
+from tests.support.sockets import WAIT_SECONDS, db, json_frames, open_socket, opened, until, up_to
 from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,7 +91,7 @@ async def test_leaving_a_private_table_closes_the_socket_of_a_player_without_the
     await db(services.leave_table)(created, ben)
     frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1] == {"type": "error", "code": "forbidden", "message": "this table is private"}
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4403}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4403}
     assert not await db(Presence.objects.filter(user=ben).exists)()
     await socket.disconnect()  # the consumer's own end, before the database is flushed (below)
 
@@ -107,7 +107,7 @@ async def test_a_revoked_token_closes_its_sockets():
     assert raw and await db(revoke_token)(ana, token.pk)
     frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1]["code"] == "forbidden" and "revoked" in frames[-1]["message"]
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4401}
     assert await db(lambda: seat_row(created.pk, 0).connections)() == 0
     # The consumer still leaves its groups after the close: let it end before the test's
     # database is flushed (a full run found auth_user locked at this test's flush, and
@@ -128,7 +128,7 @@ async def test_logging_out_closes_that_sessions_table_sockets():
     assert response.status_code == 302
     frames = await until(socket, lambda got: any('data-code="forbidden"' in frame for frame in got))
     assert "logged out" in frames[-1]
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4401}
     # The consumer forgets its presence after it sent the close: let it end (the client's
     # side of the close) before the test's database is flushed (a full run once found the
     # table locked there, and the next tests of that worker saw this one's rows).
@@ -178,7 +178,7 @@ async def test_one_user_may_not_open_more_sockets_than_the_limit(settings):
     third = await open_socket(ana, created.pk, api=True)
     frames = json_frames(await until(third, lambda got: got))
     assert frames[0]["code"] == "rate_limited" and "2 table connections" in frames[0]["message"]
-    assert (await third.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4429}
+    assert (await third.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4429}
     assert await db(Presence.objects.filter(user=ana).count)() == 2
     await first.disconnect()
     fourth = await open_socket(ana, created.pk, api=True)
