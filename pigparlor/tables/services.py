@@ -24,7 +24,7 @@ from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, 
 from pigparlor.tables.leavers import leavers
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
-from pigparlor.tables.rendering import Snapshot, seats_at
+from pigparlor.tables.rendering import Snapshot, load_origin, seats_at
 from pigparlor.tables.signals import seat_wanted, table_finished, table_moved
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
@@ -65,7 +65,8 @@ def check_turn_timer(options: dict, private: bool) -> None:
 
 @transaction.atomic
 def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
-                 bot_kind=STAND_IN, salt=None, players=(), spectators_chat=True, bot_level=None) -> Table:
+                 bot_kind=STAND_IN, salt=None, players=(), spectators_chat=True, bot_level=None,
+                 seed=None, tutorial=False) -> Table:
     """A new table: the host takes seat 0, ``players`` (a tournament's, already
     chosen) the seats after it, bots (of ``bot_kind``) the last ``bots`` seats;
     it starts at once if that fills every seat. ``bot_level``, when given, is a
@@ -74,7 +75,9 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     rated, private ones casual. ``salt`` is the host's client's contribution to
     the deal (``set_salt``). ``spectators_chat`` False makes the table's chat
     read-only for spectators. Refused with ``rate_limited`` past the host's
-    limits (``limits.check_create``)."""
+    limits (``limits.check_create``). ``seed`` and ``tutorial`` are the platform's
+    own (never a request's): a first game with hints deals its lesson's fixed seed
+    (pigparlor/tables/lessons.py); any other table draws a secret one."""
     if not isinstance(game, str):
         raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
     registered = game_for(game)
@@ -111,7 +114,8 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     table = Table.objects.create(
         game=game, title=title, host=host, seats=seats, options=options, private=private,
         rated=(not private) if rated is None else rated, spectators_chat=spectators_chat, bot_kind=bot_kind,
-        invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63), salts=salts)
+        invite_code=secrets.token_urlsafe(12) if private else "", salts=salts, tutorial=tutorial,
+        seed=secrets.randbits(63) if seed is None else seed)
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user=seated[index] if index < len(seated) else None,
              bot_kind=bot_kind if index >= seats - bots else "")
@@ -493,6 +497,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             # Registered before the broadcast, so listeners (the ratings) run first.
             finished_id = table.pk
             transaction.on_commit(lambda: table_finished.send(sender=Table, table_id=finished_id))
-        announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
+        # A game that just ended shows its way back at once (a tournament's table: to the tournament).
+        origin = load_origin(table) if outcome is not None else None
+        announce_after_commit(table, listing=listing,
+                              snapshot=Snapshot(table, tuple(seats), new_state, origin=origin))
         moved_after_commit(table, user)
         return table.version

@@ -194,7 +194,7 @@ class TableSocket(AsyncWebsocketConsumer):
         """The refusal of a message of no known type: it names what was sent only when that
         is short text (never echo a 4 KB value back)."""
         named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
-        return TableError(BAD_REQUEST, f"unknown message type{named}" if named else "unknown message")
+        return TableError(BAD_REQUEST, f"unknown message type{named}")
 
     async def salt(self, message):
         """The seat's client adds its random salt to the deal, before the start (docs/api.md)."""

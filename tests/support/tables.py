@@ -42,7 +42,7 @@ def state_at(table_id: int, version: int):
 
 
 def finished_table(players: list, ranks: list[int], *, game: str = "snout", scores: list | None = None,
-                   left=(), rated: bool = True, title: str = ""):
+                   left=(), left_early=(), rated: bool = True, title: str = "", finished_at=None):
     """A finished table written straight to the database (no game played): ``players[seat]``
     is a user, or a bot kind (a str; None is a "sensible" bot)."""
     from pigparlor.tables.models import FINISHED, Seat, Table
@@ -50,8 +50,9 @@ def finished_table(players: list, ranks: list[int], *, game: str = "snout", scor
     players = ["sensible" if who is None else who for who in players]
     created = Table.objects.create(
         game=game, title=title, seats=len(players), status=FINISHED, rated=rated, seed=1, version=2,
-        finished_at=timezone.now(),
-        outcome={"ranks": list(ranks), "scores": list(scores or [0] * len(players)), "left": list(left)})
+        finished_at=finished_at or timezone.now(),
+        outcome={"ranks": list(ranks), "scores": list(scores or [0] * len(players)), "left": list(left),
+                 "left_early": list(left_early)})
     Seat.objects.bulk_create(
         Seat(table=created, index=index, user=None if isinstance(who, str) else who,
              bot_kind=who if isinstance(who, str) else "", replaced=index in left)
