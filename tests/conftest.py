@@ -137,7 +137,7 @@ class LiveSite(str):
 
     def manage(self, *args: str) -> str:
         done = subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, env=self.env,
-                              capture_output=True, text=True, timeout=60, check=True)
+                              capture_output=True, text=True, timeout=STARTUP_SECONDS, check=True)
         return done.stdout.strip()
 
     def edit_state(self, table_id: int, change) -> None:
