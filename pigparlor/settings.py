@@ -14,8 +14,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from pigparlor import secret_key
 
@@ -261,7 +261,7 @@ try:
         raise ValueError
 except ValueError:
     raise ImproperlyConfigured(
-        f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}")
+        f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}") from None
 # serve --workers: a worker that dies soon after its start is started again after this many
 # ms, doubled for each such failure in a row (capped at 30 s; serve.py).
 PIGPARLOR_WORKER_BACKOFF_MS = int(os.environ.get("PIGPARLOR_WORKER_BACKOFF_MS", "1000"))

@@ -6,7 +6,7 @@ piles and hands are tuples of ids.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from games.core.contract import IllegalAction
 
@@ -66,4 +66,4 @@ def word_list(words: list[str]) -> str:
 def seat_ref(seat: int) -> str:
     """How a log line names a seat inside its text (the line's own ``seat`` is named before it):
     the platform shows that seat's player there, for every game (docs/platform.md §1)."""
-    return "{seat:%d}" % seat
+    return f"{{seat:{seat:d}}}"

@@ -31,7 +31,7 @@ def _whole(value, name: str, low: int, high: int) -> int:
     return value
 
 
-class OinkEngine(Engine):
+class OinkEngine(Engine[OinkState]):
     slug = "oink"
     title = "Oink!"
     min_seats = 2

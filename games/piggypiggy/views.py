@@ -1,14 +1,14 @@
 """What each seat may see (PG11): stacks, pigs, points, sizes and scored cards are public; hands are private."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.rules import food_total
 from games.piggypiggy.state import Phase, State
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_faces(deck_key: str) -> tuple[dict, ...]:
     deck = DECKS[deck_key]
     faces = []
@@ -16,6 +16,7 @@ def card_faces(deck_key: str) -> tuple[dict, ...]:
         if kind.is_goat:
             faces.append({"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0})
         else:
+            assert kind.food is not None
             food = deck.foods[kind.food]
             faces.append({"card": card, "goat": False, "food": food.key, "name": food.name,
                           "colour": food.colour, "amount": kind.amount})
@@ -45,7 +46,7 @@ def whose_turn(state: State) -> int | None:
     if state.phase is Phase.OVER:
         return None
     if state.phase is Phase.INHERIT:
-        return state.prompt.seat
+        return state.asked.seat
     return state.current
 
 

@@ -17,7 +17,7 @@ from games.pigpile.state import Phase, PigPileState, dump_state, load_state, wit
 CLOCK = {"type": "clock"}
 
 
-class PigPileEngine(Engine):
+class PigPileEngine(Engine[PigPileState]):
     slug = "pigpile"
     title = "Pig Pile"
     min_seats = 3

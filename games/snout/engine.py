@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from games.core import Engine, IllegalAction, Option, Outcome, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
-from games.snout import rules, state as states, views
+from games.snout import rules, views
+from games.snout import state as states
 from games.snout.pigs import PIG_BY_KEY, PIGS
 from games.snout.state import Phase, SnoutState
 
@@ -19,7 +20,7 @@ NEXT_ROUND = {"type": "next_round"}
 CLOCK = {"type": "clock"}
 
 
-class SnoutEngine(Engine):
+class SnoutEngine(Engine[SnoutState]):
     slug = "snout"
     title = "Snout!"
     min_seats = 2
@@ -64,9 +65,10 @@ class SnoutEngine(Engine):
             return self._clock(state, action, now_ms)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
             raise IllegalAction("no such seat")
-        action = legal_match(_canonical(action), self.legal_actions(state, seat))
-        if action is None:
+        matched = legal_match(_canonical(action), self.legal_actions(state, seat))
+        if matched is None:
             raise IllegalAction("that is not something you can do now")
+        action = matched
         kind = action["type"]
         if kind == "pass":
             return rules.choose_pass(state, seat, tuple(PIG_BY_KEY[key] for key in action["pigs"]), now_ms)

@@ -3,8 +3,8 @@ the start page an installed app opens, and "your tables"."""
 import json
 
 from django.conf import settings
-from django.http import JsonResponse
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse

@@ -9,11 +9,11 @@ from django.urls import NoReverseMatch, reverse
 
 from pigparlor.ratings import queries
 from pigparlor.ratings.accounts import BOT_PREFIX, seat_username
+from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.chart import geometry
 from pigparlor.ratings.explain import reason, signed
 from pigparlor.ratings.models import RatingEvent
 from pigparlor.ratings.scale import Standing
-from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.tables.models import Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
 

@@ -9,8 +9,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from pigparlor.ratings.accounts import BOT_PREFIX, seat_username
-from pigparlor.ratings.explain import ALONE, PENDING, Opponent, SeatRating
 from pigparlor.ratings.bot_levels import bot_skill, measured
+from pigparlor.ratings.explain import ALONE, PENDING, Opponent, SeatRating
 from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.scale import NEWCOMER, PROVISIONAL_GAMES, START, Skill, Standing
 from pigparlor.ratings.service import table_left_early, table_placings
@@ -147,14 +147,14 @@ def table_ratings(table, seats, names: dict[int, str], events=None) -> list[Seat
 
             def opponents(keep):
                 return tuple(Opponent(names[other], before[other].shown)
-                             for other in sorted(among, key=lambda seat: (placing[seat], seat))
-                             if other != index and other in before and keep(placing[other]))
+                             for other in sorted(among, key=lambda seat: (placing[seat], seat))  # noqa: B023
+                             if other != index and other in before and keep(placing[other]))  # noqa: B023
             rows.append(SeatRating(
                 **common, after=after[index], left=index in left, of=len(among),
                 place=1 + sum(placing[other] < mine for other in among),
                 shared=any(placing[other] == mine for other in among if other != index),
-                above=opponents(lambda theirs: theirs > mine), behind=opponents(lambda theirs: theirs < mine),
-                level=opponents(lambda theirs: theirs == mine),
+                above=opponents(lambda theirs: theirs > mine), behind=opponents(lambda theirs: theirs < mine),  # noqa: B023
+                level=opponents(lambda theirs: theirs == mine),  # noqa: B023
                 early=() if index in early else early_names))
     return rows
 

@@ -17,9 +17,9 @@ why that many); leaderboards list established players by their rating.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Hashable
 
 from openskill.models import PlackettLuce
 

@@ -38,8 +38,7 @@ from django.db.models import Exists, Min, OuterRef
 from pigparlor.ratings.accounts import bot_account
 from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.models import Rating, RatingEvent, RatingRules, VoidedTable
-from pigparlor.ratings.scale import (NEWCOMER, REPEAT_WINDOW, START, Skill, Standing, is_repeat, placings,
-                                     rate_players)
+from pigparlor.ratings.scale import NEWCOMER, REPEAT_WINDOW, START, Skill, Standing, is_repeat, placings, rate_players
 from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.models import FINISHED, Seat, Table
 

@@ -41,7 +41,7 @@ BOT_SPANS_KEPT = 4
 # This process, as its presence rows and heartbeat name it.
 PROCESS_ID = uuid.uuid4().hex
 # The table sockets open in this process right now: channel name → (table id, user id or None).
-LIVE_CHANNELS: dict[str, tuple[int, int]] = {}
+LIVE_CHANNELS: dict[str, tuple[int, int | None]] = {}
 
 
 def grace_ms() -> int:
@@ -62,8 +62,8 @@ def next_wake(game, table, state, seats) -> int | None:
     if moves:
         times.append(moves[0].due_ms)
     times.extend(absent_until(seat) for seat in seats)
-    times = [at for at in times if at is not None]
-    return min(times) if times else None
+    due = [at for at in times if at is not None]
+    return min(due) if due else None
 
 
 def refresh_wake(table, seats) -> None:

@@ -22,11 +22,10 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from games.core.cards import word_list
-from pigparlor.accounts.models import display_name
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.explain import PENDING, ordinal, reason
-from pigparlor.ratings.scale import REPEAT_GAMES
 from pigparlor.ratings.queries import table_ratings
+from pigparlor.ratings.scale import REPEAT_GAMES
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
@@ -142,7 +141,7 @@ class Snapshot:
     # read with the snapshot so that rendering, off the ORM's thread, reads no database.
     ratings: tuple = ()
     # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
-    rematch: object = None
+    rematch: Rematch | None = None
     # Where a finished or closed table came from (``Origin``), read likewise.
     origin: object = None
 
@@ -198,6 +197,8 @@ class Snapshot:
 
     def mover(self, event: dict) -> str | None:
         seat = event.get("seat")
+        if seat is None:
+            return None
         name = self.names.get(seat)
         if name is None or self.seats[seat].user_id is None or not self.seats[seat].bot_events:
             return name
@@ -237,7 +238,7 @@ def load_snapshot(table_id: int) -> Snapshot:
         return cached
     seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
-    ratings = ()
+    ratings: tuple = ()
     if table.rated and table.status == FINISHED:
         ratings = tuple(table_ratings(table, seats, {seat.index: seat_name(seat) for seat in seats}))
     rematch = load_rematch(table) if table.status == FINISHED else None

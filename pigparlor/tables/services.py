@@ -106,7 +106,7 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     seated = ([host] if host is not None else []) + list(players)
     if not 0 <= bots < seats or len(seated) + bots > seats:
         raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - max(1, len(seated))}")
-    salts = [None] * seats
+    salts: list[str | None] = [None] * seats
     if salt is not None:
         salts[0] = inputs.salt(salt)
     if host is not None:

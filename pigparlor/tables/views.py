@@ -3,7 +3,7 @@
 Anyone may watch a public table, with or without an account; a private one
 needs its invite.
 """
-from functools import lru_cache
+from functools import cache
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -46,7 +46,7 @@ def table_page(request, table_id: int):
     })
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_stylesheet(slug: str) -> str | None:
     """``css/<slug>.css`` when the game has one. The head links it, so the first paint
     is the board: linked only in the game's part (in the body), it came after the

@@ -19,10 +19,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from pigparlor.tables.broadcast import group_send
-from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
+from pigparlor.tables.models import ABORTED
+from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tables.rendering import Origin
-from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments import pages
+from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments.models import RUNNING, Entry, Tournament, TournamentTable
 from pigparlor.tournaments.standings import open_tables
 

@@ -32,11 +32,10 @@
 //   docs/platform.md §5). Several docked parts stack: each one's bottom offset is the
 //   height of the docked parts shown below it, set here after every frame and whenever
 //   a docked part changes size (a picked card opens its counts).
-// - Focus survives a frame: a frame swaps whole parts of the board, so the focused
-//   control is replaced by its twin (same id, or the same kind of control with the
-//   same card/key under the same part); the twin gets the focus back. Without it the
-//   socket's first frame, which redraws the page just served, threw a keyboard
-//   player's focus off the card they had tabbed to.
+// - Focus survives a frame (site.js, for every live area): a frame swaps whole parts of
+//   the board, so the focused control is replaced by its twin, which gets the focus back.
+//   Without it the socket's first frame, which redraws the page just served, threw a
+//   keyboard player's focus off the card they had tabbed to.
 (function () {
   "use strict";
   var page = document.getElementById("table-page");
@@ -70,34 +69,6 @@
     if (lines.length) {
       announcer.textContent = lines.map(function (line) { return /[.!?…]$/.test(line) ? line : line + "."; }).join(" ");
     }
-  }
-
-  var focusWanted = null;  // where the focus was before a swap: {selector, index} of its twin
-
-  function focusSelector(elt) {
-    if (!elt || elt === document.body || !socketElt.contains(elt) || elt === socketElt) { return null; }
-    if (elt.id) { return {selector: "#" + CSS.escape(elt.id), index: 0}; }
-    var part = elt.parentElement && elt.parentElement.closest("[id]");
-    if (!part) { return null; }
-    var selector = elt.tagName.toLowerCase();
-    if (elt.classList.length) { selector += "." + CSS.escape(elt.classList[0]); }
-    ["data-card", "data-key", "aria-controls", "name", "value"].forEach(function (name) {
-      if (elt.hasAttribute(name)) { selector += "[" + name + '="' + CSS.escape(elt.getAttribute(name)) + '"]'; }
-    });
-    var scoped = "#" + CSS.escape(part.id) + " " + selector;
-    var twins = Array.prototype.slice.call(document.querySelectorAll(scoped));
-    return {selector: scoped, index: Math.max(0, twins.indexOf(elt))};
-  }
-
-  function noteFocus() { focusWanted = focusSelector(document.activeElement); }
-
-  function restoreFocus() {
-    var wanted = focusWanted;
-    focusWanted = null;
-    var active = document.activeElement;
-    if (!wanted || (active && active !== document.body)) { return; }  // kept, or moved on purpose
-    var twin = document.querySelectorAll(wanted.selector)[wanted.index];
-    if (twin && !twin.disabled) { twin.focus({preventScroll: true}); }
   }
 
   function markLastMover() {
@@ -229,7 +200,6 @@
   }
 
   function show(message) {
-    noteFocus();
     presses.swap(socketElt, message, socket);
   }
 
@@ -255,7 +225,6 @@
   socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
     var message = event.detail.message;
-    noteFocus();
     if (!isFrame(message)) { return; }  // an error or a ping: at once
     if (!document.hidden && (presses.on(socketElt) || waiting.length ||
                              (minShowMs > 0 && Date.now() - shownAt < minShowMs))) {
@@ -270,7 +239,6 @@
   document.addEventListener("visibilitychange", function () { if (document.hidden) { showEverything(); } });
 
   socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
-    restoreFocus();
     dock();  // before the time is noted: it reads the new parts' styles, a moment under load
     if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
     // Counted from when the change is on the page: under load a swap itself takes time.

@@ -23,8 +23,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import horizontal_overflow, sign_up, wait_for_first_frame, wait_for_table_page
 from tests.games.oink.helpers import near_the_end
+from tests.support.browser import horizontal_overflow, sign_up, wait_for_first_frame, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 VIEWPORTS = {"390": {"width": 390, "height": 844}, "1280": {"width": 1280, "height": 800}}

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import horizontal_overflow, sign_up
+from tests.support.browser import horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}

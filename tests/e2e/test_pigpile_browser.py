@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import horizontal_overflow, leave, sign_up, wait_for_table_page, wait_until_over
-from tests.e2e.pigpile_player import FINAL, finished, play_until_finished, version
+from tests.e2e.pigpile_player import FINAL, finished, play_until_finished
+from tests.support.browser import horizontal_overflow, leave, sign_up, version, wait_for_table_page, wait_until_over
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up
 from tests.e2e.test_snout_browser import check_the_end, play_to_the_end, start_a_game
+from tests.support.browser import PHONE, horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import leave, sign_up, wait_for_first_frame, wait_for_table_page, wait_until_over
 from tests.e2e.test_play_feel_browser import DESKTOP, IPHONE, create_table, shoot
 from tests.games.oink.helpers import near_the_end
+from tests.support.browser import leave, sign_up, wait_for_first_frame, wait_for_table_page, wait_until_over
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +48,7 @@ def test_on_your_move_the_hand_and_its_button_are_in_view_and_no_badge_covers_a_
     create_table(page, live_site, game)
     hand, action = HANDS[game]
     # The first move of both games is everyone's (three cards face up; three cards to pass).
-    page.locator(f'#table-turn[data-your-move="true"]').wait_for()
+    page.locator('#table-turn[data-your-move="true"]').wait_for()
     page.locator(action).first.wait_for()
     seen = page.evaluate(IN_VIEW, [hand, action])
     assert seen["yours"] == "true", seen

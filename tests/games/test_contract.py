@@ -33,7 +33,7 @@ def test_random_playouts_keep_the_contract(game, seats):
     for seed in range(3):
         checked = {"steps": 0}
 
-        def check(state, seat, action, now_ms):
+        def check(state, seat, action, now_ms, checked=checked):
             checked["steps"] += 1
             data = engine.dump(state)
             assert engine.load(json.loads(json.dumps(data))) == state

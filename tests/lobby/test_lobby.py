@@ -12,16 +12,6 @@ pytestmark = pytest.mark.django_db
 GAMES = all_games()
 
 
-@pytest.fixture
-def ana(django_user_model):
-    return django_user_model.objects.create_user("ana", password="x")
-
-
-@pytest.fixture
-def bea(django_user_model):
-    return django_user_model.objects.create_user("bea", password="x")
-
-
 def logged_in(client, user):
     client.force_login(user)
     return client

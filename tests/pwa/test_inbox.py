@@ -12,10 +12,10 @@ from pigparlor.pwa.invites import invite_player
 from pigparlor.pwa.models import Mute
 from pigparlor.tables import services
 from pigparlor.tournaments.routing import websocket_urlpatterns
-from tests.pwa.conftest import make_user
-from tests.tables.test_play_feel import finished_table
 from tests.pwa.test_turns import play
-from tests.tables.helpers import frame_with
+from tests.support.sockets import frame_with
+from tests.support.tables import make_user
+from tests.support.tables import played_table as finished_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter(websocket_urlpatterns)

@@ -1,6 +1,5 @@
-"""Finished tables built straight in the database, for the rating tests: the
-rating service reads only a table's seats and outcome, so these are what a
-game's last move would leave behind."""
+"""The rating tests' own helpers: tables decided in turn, a player's standing (finished
+tables themselves come from tests.support.tables.finished_table)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -10,22 +9,8 @@ from django.utils import timezone
 from pigparlor.ratings import service
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import NEWCOMER, Standing
-from pigparlor.tables.models import FINISHED, Seat, Table
-
-
-def finished_table(players: list, ranks: list[int], *, game: str = "snout", left=(), left_early=(),
-                   rated: bool = True, finished_at=None) -> Table:
-    """``players[seat]`` is a user or a bot kind (a str)."""
-    table = Table.objects.create(
-        game=game, seats=len(players), status=FINISHED, rated=rated, seed=1, version=2,
-        finished_at=finished_at or timezone.now(),
-        outcome={"ranks": list(ranks), "scores": [0] * len(players), "left": list(left),
-                 "left_early": list(left_early)})
-    Seat.objects.bulk_create(
-        Seat(table=table, index=index, user=None if isinstance(who, str) else who,
-             bot_kind=who if isinstance(who, str) else "", replaced=index in left)
-        for index, who in enumerate(players))
-    return table
+from pigparlor.tables.models import Table
+from tests.support.tables import finished_table
 
 
 def decided_in_turn(players: list, hours: list[float], ranks=None) -> list[Table]:

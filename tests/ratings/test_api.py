@@ -9,8 +9,8 @@ from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import START, Skill
 from pigparlor.tables.models import Table
 from tests.api.test_http import api
-from tests.ratings.helpers import decided_in_turn, finished_table
-from tests.tables.helpers import make_user
+from tests.ratings.helpers import decided_in_turn
+from tests.support.tables import finished_table, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from pigparlor.ratings.scale import NEWCOMER
 from pigparlor.tables import presence, services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog, Table
 from tests.ratings.helpers import standing
+from tests.support.tables import make_user, step_clock, table
 from tests.tables.countgame import ENGINE
-from tests.tables.helpers import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 

@@ -9,14 +9,14 @@ from django.test import Client
 from django.utils import timezone
 
 from pigparlor.ratings import queries, service
+from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.chart import geometry
 from pigparlor.ratings.explain import Opponent, SeatRating, reason
-from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.scale import NEWCOMER, Skill, Standing
 from pigparlor.tables import rendering, services
-from tests.ratings.helpers import decided_in_turn, finished_table, standing
-from tests.tables.helpers import make_user
+from tests.ratings.helpers import decided_in_turn, standing
+from tests.support.tables import finished_table, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -1,12 +1,24 @@
 """The number players see, the provisional rule, leavers' placings, fixed bots and
 the repeat rule (pure functions)."""
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from openskill.models import PlackettLuce
 
-from pigparlor.ratings.scale import (BETA, MODEL, NEWCOMER, PROVISIONAL_GAMES, REPEAT_GAMES, REPEAT_WINDOW, START,
-                                     Skill, Standing, is_repeat, placings, rate_players)
+from pigparlor.ratings.scale import (
+    BETA,
+    MODEL,
+    NEWCOMER,
+    PROVISIONAL_GAMES,
+    REPEAT_GAMES,
+    REPEAT_WINDOW,
+    START,
+    Skill,
+    Standing,
+    is_repeat,
+    placings,
+    rate_players,
+)
 
 
 def test_the_start_is_the_models_default_and_a_newcomer_reads_1500_provisional():
@@ -74,7 +86,7 @@ def test_an_unrated_seat_plays_at_the_start_and_is_not_returned():
 
 
 def test_the_same_people_count_three_games_within_any_24_hours_before_or_after():
-    now = datetime(2026, 12, 3, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 12, 3, 12, tzinfo=UTC)
     pair = frozenset({1, 2})
     three = [now - timedelta(hours=23), now - timedelta(hours=1), now + timedelta(hours=2)]
     assert REPEAT_GAMES == 3 and REPEAT_WINDOW == timedelta(hours=24)

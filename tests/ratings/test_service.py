@@ -13,8 +13,8 @@ from pigparlor.ratings.scale import MODEL, NEWCOMER, START, Skill, rate_players
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import FINISHED
-from tests.ratings.helpers import decided_in_turn, finished_table, standing
-from tests.tables.helpers import make_user, step_clock
+from tests.ratings.helpers import decided_in_turn, standing
+from tests.support.tables import finished_table, make_user, step_clock
 
 pytestmark = pytest.mark.django_db
 

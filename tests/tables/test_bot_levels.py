@@ -14,7 +14,7 @@ from pigparlor.tables.models import Table
 from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.rendering import context, load_snapshot
 from tests.api.test_http import api
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 GAMES = ["oink", "piggypiggy", "pigpile", "snout"]
 

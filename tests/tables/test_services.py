@@ -4,7 +4,7 @@ import pytest
 from pigparlor.tables import presence, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Table
-from tests.tables.helpers import make_user, state_at, step_clock
+from tests.support.tables import make_user, state_at, step_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,8 @@ from pigparlor.tables import presence, rendering, services
 from pigparlor.tables.leavers import played_moves
 from pigparlor.tables.models import FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, ActionLog, Seat
 from pigparlor.tables.registry import get_game
-from tests.tables.helpers import db, drain, make_user, open_socket, receive_until, step_clock, table
+from tests.support.sockets import db, frames_until, open_socket, opened, until
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -183,14 +184,15 @@ async def test_the_notice_reaches_the_players_socket_and_im_here_clears_it(count
     created = await db(services.create_table)(host=ana, game="countgame", seats=2, options={"turn_seconds": 30})
     await db(services.join_table)(created, ben)
     socket, bens = await open_socket(ana, created.pk), await open_socket(ben, created.pk)
-    await drain(socket)
+    await opened(socket), await opened(bens)
     await db(step_clock)(created.pk)  # ana's turn runs out
-    frames = await receive_until(socket, lambda got: "Time ran out" in "".join(got))
+    frames = await until(socket, lambda got: "Time ran out" in "".join(got))
     notice = "".join(frames)
     assert 'id="table-notice"' in notice and "I’m here" in notice and "1 missed in a row" in notice
-    assert "Time ran out" not in "".join(await drain(bens))  # only for her
+    timed_out = (await db(table)(created.pk)).version
+    assert "Time ran out" not in "".join(await frames_until(bens, version=timed_out))  # only for her
     await socket.send_to(text_data=json.dumps({"control": "reclaim", "HEADERS": {}}))
-    await receive_until(socket, lambda got: '<div hx-swap-oob="true" id="table-notice" class="seat-notice"></div>'
+    await until(socket, lambda got: '<div hx-swap-oob="true" id="table-notice" class="seat-notice"></div>'
                         in "".join(got))
     assert (await db(seat_of)(created.pk)).timeouts == 0
     await socket.disconnect(), await bens.disconnect()

@@ -27,7 +27,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     order = [next_seat(seat, seats, step) for step in range(1, seats)] if seat is not None else list(range(seats))
     kinds = {action["type"]: action for action in legal}
     revealed = view["hands"] is not None
-    picker = _picker(view, names, seat) if "pass" in kinds else None
+    picker = _picker(view, names, seat) if "pass" in kinds and seat is not None else None
     return {
         "phase": view["phase"],
         "round": view["round"],
@@ -115,7 +115,7 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
     phase = view["phase"]
     tosser = names.get(view["tosser"], "")
     if phase == "pass":
-        if "pass" in kinds:
+        if "pass" in kinds and seat is not None:
             return f"Choose three cards to pass to {names.get(next_seat(seat, view['seats']), '')}."
         waiting = [names.get(index, "") for index, done in enumerate(view["passed"]) if not done]
         return f"Waiting for {word_list(waiting)} to choose." if waiting else "Passing…"

@@ -20,8 +20,6 @@ capped at ``BACKOFF_CAP_SECONDS``). One that fails ``FAILURES_TO_GIVE_UP`` times
 within ``FAILURE_WINDOW_SECONDS`` is given up; the server stops (exit 1) only
 when no worker is left. SIGTERM or Ctrl-C stops them all.
 """
-from daphne.server import Server  # first: it installs Twisted's asyncio reactor
-
 import asyncio  # noqa: E402
 import gc  # noqa: E402
 import os  # noqa: E402
@@ -31,6 +29,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
+from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.core.management.base import BaseCommand, CommandError  # noqa: E402
