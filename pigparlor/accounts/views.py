@@ -11,15 +11,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from pigparlor.accounts import tokens
-from pigparlor.accounts.guests import is_guest
 from pigparlor.accounts.forms import ProfileForm
+from pigparlor.accounts.guests import is_guest
 from pigparlor.accounts.history import finished_tables, tallies
 from pigparlor.accounts.models import Profile
 from pigparlor.pwa.pages import notification_settings
 from pigparlor.ratings.accounts import is_bot_username, player_named
 from pigparlor.ratings.pages import profile_ratings
-from pigparlor.tournaments.pages import history as tournament_history
 from pigparlor.tables.errors import TableError
+from pigparlor.tournaments.pages import history as tournament_history
 
 
 def entrance(view):

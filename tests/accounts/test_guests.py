@@ -30,7 +30,7 @@ from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Seat, Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import services as tournaments
 from tests.accounts.test_accounts import PASSWORD
-from tests.tables.helpers import step_clock
+from tests.support.tables import step_clock
 
 pytestmark = pytest.mark.django_db
 GAMES = ("oink", "pigpile", "piggypiggy", "snout")
@@ -179,12 +179,12 @@ async def test_quick_play_refuses_a_guest_who_still_plays_bots_at_once():
 
     from pigparlor.lobby.models import PoolEntry
     from tests.lobby.test_quick_play import open_lobby
-    from tests.tables.helpers import receive_until
+    from tests.support.sockets import until
 
     guest = await sync_to_async(guests.create_guest)("203.0.113.8")
     socket = await open_lobby(guest)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "10"}))
-    await receive_until(socket, lambda frames: any("quick play seats you at a rated table" in f for f in frames))
+    await until(socket, lambda frames: any("quick play seats you at a rated table" in f for f in frames))
     await socket.disconnect()
     assert not await sync_to_async(PoolEntry.objects.exists)()
 

@@ -4,21 +4,22 @@ signing up — on the phone from the home page's first tap, on the desktop from 
 lobby with the fewest seats — and a guest who then signs up finds that game on their profile.
 
 The games are driven to their end by the helpers the games' own browser tests use. Screenshots
-go to ``$PIGPARLOR_SCREENSHOTS`` (default /tmp/pigparlor-shots/games-guest-<game>-<size>.png)."""
+go to ``$PIGPARLOR_SCREENSHOTS`` (tests/support/browser.py), named guest-<game>-<size>-start/end.png."""
 from __future__ import annotations
 
 import re
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from pigparlor.tables.registry import get_game
-from tests.e2e.conftest import PASSWORD, fresh_name, horizontal_overflow, wait_for_table_page
 from tests.e2e.pigpile_player import play_until_finished
-from tests.e2e.test_issue15_games_browser import DESKTOP, PHONE, shoot
 from tests.e2e.test_oink_browser import play as play_oink
-from tests.e2e.test_piggypiggy_browser import FINAL as PIGGYPIGGY_OVER, play_one_game
+from tests.e2e.test_piggypiggy_browser import FINAL as PIGGYPIGGY_OVER
+from tests.e2e.test_piggypiggy_browser import play_one_game
 from tests.e2e.test_snout_browser import play_to_the_end as play_snout
+from tests.support.browser import DESKTOP, IPHONE, PASSWORD, fresh_name, horizontal_overflow, shoot, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 GUEST = re.compile(r"^Guest \d{4}$")
@@ -99,7 +100,7 @@ def check_the_end(page, name: str) -> None:
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_visitor_plays_a_whole_game_as_a_guest_without_signing_up(live_site, context_factory, slug, size):
     if size == "phone":
-        page = context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     else:
         page = context_factory(viewport=DESKTOP).new_page()
     errors = []
@@ -120,7 +121,7 @@ def test_a_visitor_plays_a_whole_game_as_a_guest_without_signing_up(live_site, c
 
 
 def test_a_guest_who_signs_up_keeps_the_game_they_finished(live_site, context_factory):
-    page = context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     play_from_home(page, live_site, "snout")
     name = guest_name(page)
     snout(page)
