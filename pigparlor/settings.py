@@ -274,8 +274,13 @@ PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000")
 PIGPARLOR_WS_MAX_BYTES = 4096
 PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
 PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))
-# Table sockets one user may hold open at once, over every table and both transports.
+# Socket caps (docs/operations.md "Socket caps"), each for one kind of socket (table sockets
+# over every table and both transports; lobby; tournament; player): the sockets one account
+# may hold open at once, and one address without an account.
 PIGPARLOR_MAX_SOCKETS_PER_USER = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_USER", "20"))
+PIGPARLOR_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_ADDRESS", "20"))
+# Table sockets one table takes from people without a seat there (its players always get in).
+PIGPARLOR_MAX_WATCHERS_PER_TABLE = int(os.environ.get("PIGPARLOR_MAX_WATCHERS_PER_TABLE", "200"))
 # Presence: each serve process beats this often; a process whose beat is older than
 # the expiry is dead, and the sockets it held are forgotten (presence.sweep).
 PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5000"))

@@ -327,6 +327,8 @@ def set_salt(table_id, user, salt) -> None:
     mixed into the seed the engine deals from (``Table.deal_seed``,
     docs/fairness.md). A later salt from the same seat replaces the earlier."""
     salt = inputs.salt(salt)
+    if user is None:
+        raise TableError(FORBIDDEN, "watchers have no seat at this table")
     table = _locked(table_id)
     mine = next((seat for seat in _seats(table) if seat.user_id == user.pk), None)
     if mine is None:
