@@ -69,7 +69,8 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(ActionLog)
 class ActionLogAdmin(admin.ModelAdmin):
-    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see."""
+    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see.
+    Read only, to superusers too: the log is what replays, verifies and rates a table."""
 
     list_display = ("table", "version", "seat", "action", "at_ms", "user")
     list_filter = ("table__game",)
@@ -77,3 +78,12 @@ class ActionLogAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(table__status__in=OVER)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
