@@ -194,6 +194,10 @@ ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
 # Failed logins are throttled by axes below; allauth's own limit counted failures
 # per username from anywhere, so anyone could lock a known player out.
 ACCOUNT_RATE_LIMITS = {"login_failed": False}
+# allauth counts its other limits (sign-ups: 20 a minute from one address; password
+# changes, resets…) in Django's cache: the database's, so every process counts together
+# (the table is made by migration accounts/0004; docs/operations.md "Limits").
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pigparlor_cache"}}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
@@ -293,6 +297,8 @@ PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS = float(os.environ.get("PIGPARLOR_TOURNAME
 # are not over yet (open or running), and tables one user may create in any minute.
 PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
 PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
+# Seats one user may hold at tables that have not started (joined or hosted).
+PIGPARLOR_MAX_OPEN_SEATS = int(os.environ.get("PIGPARLOR_MAX_OPEN_SEATS", "10"))
 
 # Web Push (pigparlor/pwa, docs/operations.md "Push notifications"). The VAPID key signs every
 # push: from the environment, else made on first use and kept in the data directory.
