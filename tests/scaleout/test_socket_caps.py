@@ -1,11 +1,16 @@
 """The socket caps hold across server processes, and a session's end closes its
 sockets in every process: two ``serve`` processes on one PostgreSQL database
 and one Redis, caps lowered to 3 (``PIGPARLOR_MAX_SOCKETS_PER_USER``,
-``PIGPARLOR_MAX_SOCKETS_PER_ADDRESS``), sockets opened on both at once."""
+``PIGPARLOR_MAX_SOCKETS_PER_ADDRESS``), sockets opened on both at once. The
+sign-up limit (allauth's, in the database cache) counts both processes together."""
 from __future__ import annotations
 
+import re
 import secrets
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
@@ -150,3 +155,25 @@ def test_player_sockets_count_across_processes_and_a_password_change_closes_them
                 socket.recv(timeout=30)
             assert closed.value.rcvd.code == 4401
         until_rows(scaleout_database, "player", name, 0)
+
+
+def sign_up_post(site, csrf: str) -> int:
+    """A sign-up form whose passwords differ: refused by the form (200), but allauth
+    counts every sign-up POST from an address, 20 a minute."""
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": csrf, "username": f"nobody-{secrets.token_hex(3)}",
+                                   "password1": "a-long-pig-pass-1", "password2": "another-pig-pass-2"}).encode()
+    request = urllib.request.Request(f"{site.url}/accounts/signup/", data=body,
+                                     headers={"Cookie": f"csrftoken={csrf}"}, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as refusal:
+        return refusal.code
+
+
+def test_the_sign_up_limit_counts_both_processes_together(capped_sites):
+    with urllib.request.urlopen(f"{capped_sites[0].url}/accounts/signup/", timeout=30) as page:
+        csrf = re.search(r"csrftoken=([A-Za-z0-9]+)", page.headers["Set-Cookie"]).group(1)
+    answers = [sign_up_post(capped_sites[n % 2], csrf) for n in range(20)]
+    assert answers == [200] * 20
+    assert [sign_up_post(site, csrf) for site in capped_sites] == [429, 429]
