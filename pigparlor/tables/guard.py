@@ -9,6 +9,7 @@ import time
 from collections import deque
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
@@ -47,7 +48,8 @@ class GuardedSocket(AsyncWebsocketConsumer):
       ``socket.revoked`` closes it with 4401;
     - however it ends (closed, crashed, cancelled) its place goes (``end``);
     - once closing it sends nothing more: a broadcast that races a close (the
-      peer's or its own) is dropped quietly, never an error.
+      peer's or its own) is dropped quietly, never an error; a message it has
+      no handler for is ignored.
     """
 
     kind = ""
@@ -63,6 +65,15 @@ class GuardedSocket(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         finally:
             await self.end()
+
+    async def dispatch(self, message):
+        """A message this kind of socket has no use for is ignored, not a crash: the
+        user's group carries every kind's (a chat timeout reaches the player socket
+        too), and the player group may carry more kinds later."""
+        if getattr(self, get_handler_name(message), None) is None:
+            log.debug("%s socket ignores %s", self.kind, message.get("type"))
+            return
+        await super().dispatch(message)
 
     async def admit(self) -> bool:
         """Take this socket's place and join its credentials' groups; False (and

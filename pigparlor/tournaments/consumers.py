@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from pigparlor.tables.guard import CLOSED_CREDENTIALS, GuardedSocket, signed_in
@@ -58,14 +57,6 @@ class ListeningSocket(GuardedSocket):
 
     async def receive(self, text_data=None, bytes_data=None):
         """These sockets only listen."""
-
-    async def dispatch(self, message):
-        """A message type this socket has no use for (the player group may carry
-        more kinds later) is ignored rather than closing the socket."""
-        if getattr(self, get_handler_name(message), None) is None:
-            log.debug("tournament socket %s ignores %s", self.group, message.get("type"))
-            return
-        await super().dispatch(message)
 
     async def render(self) -> str | None:
         raise NotImplementedError

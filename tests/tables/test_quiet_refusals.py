@@ -7,11 +7,15 @@ import logging
 
 import pytest
 from autobahn.exception import Disconnected
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
 from pigparlor.api.consumers import ApiTableConsumer
+from pigparlor.lobby.routing import websocket_urlpatterns as lobby_sockets
 from pigparlor.tables import services
+from pigparlor.tables.broadcast import user_group
 from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,3 +68,22 @@ async def test_a_broadcast_that_races_the_close_is_dropped_quietly(caplog):
         await asyncio.wait_for(refused.wait(), timeout=10)
         await socket.disconnect()  # raises if the consumer crashed
     no_errors(caplog)
+
+
+@pytest.mark.asyncio
+async def test_a_waiting_room_ignores_the_chat_events_its_users_group_carries(caplog):
+    """A chat timeout or mute goes to every socket of the player (their user group),
+    the waiting room's too, which has no chat: it ignores them and goes on."""
+    ana, ben = await db(make_user)("ana"), await db(make_user)("ben")
+    table = await db(services.create_table)(host=ana, game="pigpile", seats=3)
+    room = WebsocketCommunicator(URLRouter(lobby_sockets), f"/ws/lobby/tables/{table.pk}/")
+    room.scope["user"] = ana
+    assert (await room.connect(timeout=10))[0]
+    await room.receive_from(timeout=10)
+    with caplog.at_level(logging.INFO):
+        for event in ("chat.status", "chat.mutes"):
+            await get_channel_layer().group_send(user_group(ana.pk), {"type": event})
+        await db(services.join_table)(table, ben)  # after them on the same channel: the room still renders
+        assert "ben" in await room.receive_from(timeout=10)
+    no_errors(caplog)
+    await room.disconnect()
