@@ -50,6 +50,11 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def word_list(words: list[str]) -> str:
+    """"Ana", "Ana and Bo", "Ana, Bo and Cy": words joined as a sentence lists them."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def seat_ref(seat: int) -> str:
     """How a log line names a seat inside its text (the line's own ``seat`` is named before it):
     the platform shows that seat's player there, for every game (docs/platform.md §1)."""

@@ -29,10 +29,12 @@ class PlayoutStuck(RuntimeError):
 
 
 def play(engine: Engine, bots: list[Bot], seed: int, options: dict | None = None,
-         max_actions: int = 100_000, keep_log: bool = False, on_step=None) -> Playout:
+         max_actions: int = 100_000, keep_log: bool = False, on_step=None, dice: int | None = None) -> Playout:
+    """Play ``seed``'s deal out with one bot per seat. ``dice`` seeds the bots' own random
+    choices (by default the deal's seed too)."""
     seats = len(bots)
     state = engine.start(seats, seed, options)
-    rng = random.Random(seed)
+    rng = random.Random(seed if dice is None else dice)
     result = Playout(state, None)
     while (outcome := engine.outcome(state)) is None:
         if result.actions >= max_actions:

@@ -89,10 +89,14 @@ class OinkBot(Bot):
 EASY = Reflexes(median_ms=750, spread=0.25, miss=0.2, wrong_cry=0.12, false_alarm=0.03, flip_ms=(400, 1200))
 SENSIBLE = Reflexes(median_ms=550, spread=0.2, miss=0.06, wrong_cry=0.06, false_alarm=0.015, flip_ms=(250, 700))
 HARD = Reflexes(median_ms=400, spread=0.15, miss=0.02, wrong_cry=0.02, false_alarm=0.005, flip_ms=(150, 400))
+# A first game's opponent (games/oink/coach.py): it leaves a newcomer seconds to read the
+# hint and slap, never cries wrongly, and is not offered at tables (no level).
+PATIENT = Reflexes(median_ms=3500, spread=0.2, miss=0.25, wrong_cry=0.0, false_alarm=0.0, flip_ms=(900, 1600))
 
 BOTS = {
     "easy": OinkBot("easy", EASY, "Easy", "Slaps in about three quarters of a second and misses a few."),
     "sensible": OinkBot("sensible", SENSIBLE, "Sensible", "Slaps in about half a second, now and then wrongly."),
     "hard": OinkBot("hard", HARD, "Hard", "Slaps in about 0.4 s and seldom misses."),
+    "patient": OinkBot("patient", PATIENT, "", "Slaps in about three and a half seconds: a first game's opponent."),
     "random": RandomBot(),
 }

@@ -7,7 +7,8 @@ class PiggyPiggyConfig(AppConfig):
 
     def ready(self):
         from games.piggypiggy.bots import BOTS
+        from games.piggypiggy.coach import COACH
         from games.piggypiggy.engine import ENGINE
         from pigparlor.tables.registry import Game, register
-        register(Game(engine=ENGINE, bots=BOTS, table_template="piggypiggy/table.html",
+        register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="piggypiggy/table.html",
                       blurb="Play food, steal pigs, and score what you draw to match them."))

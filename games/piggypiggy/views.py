@@ -9,7 +9,7 @@ from games.piggypiggy.state import Phase, State
 
 
 @lru_cache(maxsize=None)
-def _card_faces(deck_key: str) -> tuple[dict, ...]:
+def card_faces(deck_key: str) -> tuple[dict, ...]:
     deck = DECKS[deck_key]
     faces = []
     for card, kind in enumerate(deck.cards):
@@ -24,11 +24,11 @@ def _card_faces(deck_key: str) -> tuple[dict, ...]:
 
 def card_json(state: State, card: int) -> dict:
     """A card as views show it: its id under "card" plus what the table page draws."""
-    return dict(_card_faces(state.deck)[card])
+    return dict(card_faces(state.deck)[card])
 
 
 def cards_json(state: State, cards) -> list[dict]:
-    faces = _card_faces(state.deck)
+    faces = card_faces(state.deck)
     return [dict(faces[card]) for card in cards]
 
 

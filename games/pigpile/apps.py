@@ -8,9 +8,10 @@ class PigPileConfig(AppConfig):
 
     def ready(self):
         from games.pigpile.bots import BOTS
+        from games.pigpile.coach import COACH
         from games.pigpile.engine import ENGINE
         from pigparlor.tables.registry import Game, register
 
-        register(Game(engine=ENGINE, bots=BOTS, table_template="pigpile/table.html",
+        register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="pigpile/table.html",
                       blurb="Race to shed your cards; wash the pile with an 8.",
                       score_unit=("pig", "pigs")))

@@ -29,7 +29,7 @@ class SensibleBot(Bot):
             return None
         kind = legal[0]["type"]
         if kind == "faceup":
-            return max(legal, key=_face_up_score)
+            return max(legal, key=face_up_score)
         if kind == "slop":
             return rng.choice(legal)
         if kind == "pickup_faceup":
@@ -39,16 +39,16 @@ class SensibleBot(Bot):
             return legal[0]
         if view["draw_count"] == 0 and len(legal) > 1 and rng.random() < ENDGAME_WHIM:
             return rng.choice(legal)
-        return max(legal, key=lambda action: _play_score(view, action))
+        return max(legal, key=lambda action: play_score(view, action))
 
 
-def _face_up_score(action: dict) -> tuple:
+def face_up_score(action: dict) -> tuple:
     ranks = action["ranks"]
     pairs = len(ranks) - len(set(ranks))
     return sum(strength(rank) for rank in ranks) + 2 * pairs, ranks
 
 
-def _play_score(view: dict, action: dict) -> float:
+def play_score(view: dict, action: dict) -> float:
     rank, count = action["rank"], action["count"]
     run = view["run"]
     on_top = run["count"] if run and run["rank"] == rank else 0

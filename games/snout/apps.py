@@ -7,7 +7,8 @@ class SnoutConfig(AppConfig):
 
     def ready(self):
         from games.snout.bots import BOTS
+        from games.snout.coach import COACH
         from games.snout.engine import ENGINE
         from pigparlor.tables.registry import Game, register
-        register(Game(engine=ENGINE, bots=BOTS, table_template="snout/table.html",
+        register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="snout/table.html",
                       blurb="Toss the pig, shed the matching cards, first to 100 points."))

@@ -6,6 +6,7 @@ lobby_patterns = [
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/new/", views.create, name="create"),
     path("games/<slug:slug>/rules/", views.rules, name="rules"),
+    path("games/<slug:slug>/learn/", views.learn, name="learn"),
     path("lobby/tables/<int:table_id>/", views.table, name="table"),
     path("lobby/tables/<int:table_id>/join/", views.join, name="join"),
     path("lobby/tables/<int:table_id>/leave/", views.leave, name="leave"),

@@ -13,8 +13,10 @@ from pigparlor.lobby.room import room_context, table_page_url
 from pigparlor.lobby.rules import rules_html
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
+from pigparlor.tables.lessons import start_lesson
 from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Table
 from pigparlor.tables.registry import UnknownGame, all_games, get_game
+from pigparlor.tables.views import game_stylesheet
 
 
 def _game_or_404(slug):
@@ -83,6 +85,19 @@ def create(request, slug):
     return render(request, "lobby/create.html", {"game": game, "form": form})
 
 
+@login_required
+@require_POST
+def learn(request, slug):
+    """A first game with hints: to the learner's running one, or a new one (pigparlor/tables/lessons.py)."""
+    game = _game_or_404(slug)
+    try:
+        table = start_lesson(request.user, game.slug)
+    except TableError as refusal:
+        messages.error(request, refusal.message)
+        return _go(request, reverse("lobby:game", args=[game.slug]))
+    return _go(request, table_page_url(table))
+
+
 def _after_seating(table) -> str:
     table.refresh_from_db()
     if table.status == OPEN:
@@ -92,7 +107,9 @@ def _after_seating(table) -> str:
 
 def rules(request, slug):
     game = _game_or_404(slug)
-    return render(request, "lobby/rules.html", {"game": game, "rules": rules_html(slug)})
+    # The game's stylesheet draws its pictures as at the table (pigparlor.lobby.rules).
+    return render(request, "lobby/rules.html", {"game": game, "rules": rules_html(game),
+                                                "game_stylesheet": game_stylesheet(game.slug)})
 
 
 def table(request, table_id):

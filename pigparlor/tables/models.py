@@ -37,6 +37,9 @@ class Table(models.Model):
     # the level the host picked (games.core.bots; issue 15). Stand-ins for players who left
     # are always "sensible" (pigparlor.tables.botdriver.STAND_IN).
     bot_kind = models.CharField(max_length=20, default="sensible")
+    # A first game with hints (pigparlor/tables/lessons.py): the game's lesson deal, bots,
+    # unrated, and each seat's hint on the page (games.core.coach).
+    tutorial = models.BooleanField(default=False)
     # The server's secret seed, revealed once the table is over; ``commitment``
     # (sha256 of it, games.core.replay) is shown from the creation on.
     seed = models.BigIntegerField()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from games.core import Engine
 from games.core.bots import Bot
+from games.core.coach import Coach
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,9 @@ class Game:
     # What an outcome's scores count, singular and plural: the ending's headline
     # says "Ana wins with 11 pigs".
     score_unit: tuple[str, str] = ("point", "points")
+    # What the game teaches at its tables (games.core.coach): the "How to play" panel's
+    # "now", and a first game's deal and hints. None: the game teaches nothing there.
+    coach: Coach | None = None
 
     @property
     def slug(self) -> str:

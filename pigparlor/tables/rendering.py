@@ -9,6 +9,7 @@ process memory — only a cache: a miss renders again from the database.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -448,7 +449,23 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "rating_done": bool(snapshot.rating_changes),
         "replaced": viewer is not None and snapshot.seats[viewer].replaced,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
+        **coaching(snapshot, viewer, view, legal),
     }
+
+
+def coaching(snapshot: Snapshot, viewer: int | None, view: dict, legal: list) -> dict:
+    """What the game's coach (games.core.coach) says to this viewer, from this viewer's view
+    and legal actions only: ``howto_now`` for the "How to play" panel of every table, and
+    at a first game with hints the seat's ``lesson`` (its aim, whether it is reached, the hint)."""
+    coach = snapshot.game.coach
+    if coach is None or snapshot.state is None:
+        return {"howto_now": "", "lesson": None}
+    lesson = None
+    if snapshot.table.tutorial and viewer is not None:
+        hint = coach.hint(view, legal) if snapshot.live else None
+        lesson = {"aim": coach.lesson.aim, "learned": coach.learned(view), "hint": hint,
+                  "targets": json.dumps(list(hint.targets) if hint else [])}
+    return {"howto_now": coach.now(view, legal), "lesson": lesson}
 
 
 def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:

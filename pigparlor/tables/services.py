@@ -65,7 +65,8 @@ def check_turn_timer(options: dict, private: bool) -> None:
 
 @transaction.atomic
 def create_table(*, host, game, seats, bots=0, options=None, private=False, title="", rated=None,
-                 bot_kind=STAND_IN, salt=None, players=(), spectators_chat=True, bot_level=None) -> Table:
+                 bot_kind=STAND_IN, salt=None, players=(), spectators_chat=True, bot_level=None,
+                 seed=None, tutorial=False) -> Table:
     """A new table: the host takes seat 0, ``players`` (a tournament's, already
     chosen) the seats after it, bots (of ``bot_kind``) the last ``bots`` seats;
     it starts at once if that fills every seat. ``bot_level``, when given, is a
@@ -74,7 +75,9 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     rated, private ones casual. ``salt`` is the host's client's contribution to
     the deal (``set_salt``). ``spectators_chat`` False makes the table's chat
     read-only for spectators. Refused with ``rate_limited`` past the host's
-    limits (``limits.check_create``)."""
+    limits (``limits.check_create``). ``seed`` and ``tutorial`` are the platform's
+    own (never a request's): a first game with hints deals its lesson's fixed seed
+    (pigparlor/tables/lessons.py); any other table draws a secret one."""
     if not isinstance(game, str):
         raise TableError(BAD_REQUEST, "game must be a game's name, such as \"pigpile\"")
     registered = game_for(game)
@@ -113,7 +116,8 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     table = Table.objects.create(
         game=game, title=title, host=host, seats=seats, options=options, private=private,
         rated=(not private) if rated is None else rated, spectators_chat=spectators_chat, bot_kind=bot_kind,
-        invite_code=secrets.token_urlsafe(12) if private else "", seed=secrets.randbits(63), salts=salts)
+        invite_code=secrets.token_urlsafe(12) if private else "", salts=salts, tutorial=tutorial,
+        seed=secrets.randbits(63) if seed is None else seed)
     Seat.objects.bulk_create(
         Seat(table=table, index=index, user=seated[index] if index < len(seated) else None,
              bot_kind=bot_kind if index >= seats - bots else "")

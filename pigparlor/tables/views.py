@@ -13,10 +13,12 @@ from django.shortcuts import render
 
 from pigparlor.tables import rendering
 from pigparlor.tables.errors import TableError
+from pigparlor.tables.lessons import lesson_offered
 from pigparlor.tables.models import ActionLog
 
 # How many tables' "a bot played for you" notices a session remembers having shown.
 NOTICES_KEPT = 20
+HOWTO_NOW = "table-now"
 
 
 def table_page(request, table_id: int):
@@ -27,9 +29,14 @@ def table_page(request, table_id: int):
     except TableError:
         raise Http404("No such table, or it is private.") from None
     query = f"?invite={invite}" if invite else ""
+    parts = rendering.html_parts(snapshot, viewer)
+    coach = snapshot.game.coach
     return render(request, "tables/table.html", {
         "table": snapshot.table, "seat": viewer, "game": snapshot.game,
-        "parts": rendering.html_parts(snapshot, viewer).values(),
+        # The "How to play" panel holds the part that says what the viewer can do now.
+        "parts": [html for element_id, html in parts.items() if element_id != HOWTO_NOW],
+        "howto_now": parts.get(HOWTO_NOW, ""), "samples": coach.samples() if coach else {},
+        "lesson_offer": coach is not None and viewer is not None and lesson_offered(request.user, snapshot.table),
         "ws_url": f"/ws/tables/{table_id}/{query}",
         "bot_moves": bot_moves_while_away(request, snapshot, viewer),
         "min_show_ms": 0 if snapshot.game.engine.realtime else settings.PIGPARLOR_MIN_SHOW_MS,

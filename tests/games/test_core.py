@@ -57,9 +57,9 @@ def test_choice_option():
 
 
 def test_rules_import_no_django():
-    """games/core and every game's engine.py and bots.py import without Django (style.md habit 1)."""
-    modules = ["games.core", "games.core.playout"]
-    for path in sorted((ROOT / "games").glob("*/engine.py")) + sorted((ROOT / "games").glob("*/bots.py")):
+    """games/core and every game's engine.py, bots.py and coach.py import without Django (style.md habit 1)."""
+    modules = ["games.core", "games.core.playout", "games.core.coach"]
+    for path in sorted(path for name in ("engine", "bots", "coach") for path in (ROOT / "games").glob(f"*/{name}.py")):
         modules.append(f"games.{path.parent.name}.{path.stem}")
     code = (
         "import sys, importlib\n"

@@ -9,11 +9,13 @@ Nothing here adds information the view does not already give this viewer.
 from __future__ import annotations
 
 from games.core.cards import next_seat
+from games.piggypiggy.decks import DECK_OPTION
 from games.piggypiggy.state import DROUGHT_ROUNDS, WIN_POINTS
 
 # The shared card art (static/img/cards.svg, static/css/cards.css) names foods in the singular.
 ART = {"ice-cream": "ice-cream", "tacos": "taco", "donuts": "donut", "fries": "fries", "cookies": "cookie"}
 STEPS = ((1, "Play"), (2, "Steal"), (3, "Draw"), (4, "Score"))
+DECK_LABELS = dict(DECK_OPTION.labelled_choices())  # what the table chip calls each deck
 
 
 def present(view: dict, legal: list[dict], players: list[dict], seat: int | None) -> dict:
@@ -28,6 +30,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     foods = {food["food"]: food for food in view["foods"]}
     return {
         "deck": view["deck"],
+        "deck_label": DECK_LABELS[view["deck"]["key"]],
         "target": WIN_POINTS,
         "turn_number": view["turn_number"],
         "draw_pile": view["draw_pile"],
@@ -48,7 +51,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     }
 
 
-def _card(card: dict) -> dict:
+def card_face(card: dict) -> dict:
     if card["goat"]:
         return {**card, "art": "goat", "tint": "goat", "label": "", "title": "Goat"}
     art = ART.get(card["food"], card["food"])
@@ -86,11 +89,11 @@ def _seat(view: dict, index: int, names: dict, targets: dict) -> dict:
     for stack, food in zip(view["stacks"][index], view["foods"]):
         if not stack["cards"]:
             continue
-        cards = [{**_card(card), "target": targets.get((index, card["card"]))} for card in stack["cards"]]
+        cards = [{**card_face(card), "target": targets.get((index, card["card"]))} for card in stack["cards"]]
         stacks.append({**food, "art": ART.get(food["food"], food["food"]), "total": stack["total"],
                        "cards": cards, "has_pig": food["food"] in held})
     points = view["points"][index]
-    point_cards = [_card(card) for card in points["cards"]]
+    point_cards = [card_face(card) for card in points["cards"]]
     return {
         "index": index,
         "name": names[index],
@@ -109,7 +112,7 @@ def _hand(hand: list[dict], plays: dict, foods: dict) -> list[dict]:
     """The hand by food in deck order, goats last; each food group with its PG2 play if legal."""
     groups: dict = {}
     for card in hand:
-        groups.setdefault(card["food"], []).append(_card(card))
+        groups.setdefault(card["food"], []).append(card_face(card))
     ordered = [key for key in foods if key in groups] + ([None] if None in groups else [])
     result = []
     for key in ordered:
@@ -125,7 +128,7 @@ def _inherit(view: dict, adds: list[dict], foods: dict) -> dict:
     """PG5's prompt for the new holder: the matching cards, all preselected, or none."""
     food = foods[view["prompt"]["food"]]
     everything = max(adds, key=lambda action: len(action["cards"]))
-    matching = [_card(card) for card in view["hand"] if card["card"] in everything["cards"]]
+    matching = [card_face(card) for card in view["hand"] if card["card"] in everything["cards"]]
     return {"food": food, "cards": matching, "all": everything,
             "none": next(action for action in adds if not action["cards"]),
             "total": sum(card["amount"] for card in matching)}
@@ -158,7 +161,7 @@ def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
         return None
     who = "You" if scored["seat"] == seat else names[scored["seat"]]
     count = len(scored["cards"])
-    return {"who": who, "count": count, "cards": [_card(card) for card in scored["cards"]],
+    return {"who": who, "count": count, "cards": [card_face(card) for card in scored["cards"]],
             "total": view["points"][scored["seat"]]["count"]}
 
 

@@ -8,7 +8,7 @@ not already give this viewer.
 """
 from __future__ import annotations
 
-from games.core.cards import next_seat, plural
+from games.core.cards import next_seat, plural, word_list
 from games.snout.pigs import PIG_BY_KEY, PIGS, describe
 from games.snout.templatetags.chart import COLOURS
 
@@ -118,7 +118,7 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
         if "pass" in kinds:
             return f"Choose three cards to pass to {names.get(next_seat(seat, view['seats']), '')}."
         waiting = [names.get(index, "") for index, done in enumerate(view["passed"]) if not done]
-        return f"Waiting for {_and(waiting)} to choose." if waiting else "Passing…"
+        return f"Waiting for {word_list(waiting)} to choose." if waiting else "Passing…"
     if phase == "toss":
         return "You have the pig: toss it!" if "toss" in kinds else f"{tosser} has the pig."
     if phase == "snout_window":
@@ -129,15 +129,12 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
         if "next_round" in kinds:
             return f"Round {view['round']} is scored. Read the hands, then deal on."
         waiting = [names.get(index, "") for index, done in enumerate(view["done"]) if not done]
-        return f"Waiting for {_and(waiting)} to deal on."
+        return f"Waiting for {word_list(waiting)} to deal on."
     best = max(view["scores"])
     leaders = ["You" if index == seat else names.get(index, "") for index, score in enumerate(view["scores"])
                if score == best]
-    return f"Game over: {_and(leaders)} {'win' if len(leaders) > 1 or leaders == ['You'] else 'wins'} with {best} points."
+    return f"Game over: {word_list(leaders)} {'win' if len(leaders) > 1 or leaders == ['You'] else 'wins'} with {best} points."
 
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def _actions(kinds: dict, view: dict) -> list[dict]:
@@ -147,11 +144,17 @@ def _actions(kinds: dict, view: dict) -> list[dict]:
     return [{"action": kinds[kind], "label": label, "kind": kind} for kind, label in labels.items() if kind in kinds]
 
 
+def highest_three(hand: list[dict]) -> list[dict]:
+    """The three highest cards of a view's grouped hand (ties: the higher id), in id order:
+    what the timer would pass, and what the picker is preset to."""
+    cards = sorted((card for group in hand for card in group["cards"]),
+                   key=lambda card: (card["points"], card["card"]))
+    return sorted(cards[-3:], key=lambda card: card["card"])
+
+
 def _picker(view: dict, names: dict, seat: int) -> dict:
     """S3's pass, preset to what the timer would pass (the three highest cards) so one tap sends it."""
-    cards = sorted((card for group in view["hand"] for card in group["cards"]),
-                   key=lambda card: (card["points"], card["card"]))
-    chosen = sorted(cards[-3:], key=lambda card: card["card"])
+    chosen = highest_three(view["hand"])
     return {
         "action": {"type": "pass", "pigs": [card["pig"] for card in chosen]},
         "chosen": {card["card"] for card in chosen},
@@ -177,7 +180,7 @@ def _result(view: dict, names: dict) -> dict:
             "scored": last["points"][index], "total": last["totals"][index],
             "winner": index in last["winners"], "caller": last["caller"] == index,
         })
-    winners = _and([names.get(index, "") for index in last["winners"]])
+    winners = word_list([names.get(index, "") for index in last["winners"]])
     how = ENDS[last["end"]]
     if last["end"] == "early_snout":
         caller = names.get(last["caller"], "")
