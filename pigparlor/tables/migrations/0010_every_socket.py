@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_action_state_digest'),
+        ('tables', '0009_table_tutorial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
