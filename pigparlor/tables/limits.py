@@ -36,7 +36,8 @@ def check_open_seats(user) -> None:
     _lock_user(user)
     most = settings.PIGPARLOR_MAX_OPEN_SEATS
     if Seat.objects.filter(user=user, table__status=OPEN).count() >= most:
-        raise TableError(RATE_LIMITED, f"you already sit at {most} tables that have not started: "
+        tables = "1 table that has" if most == 1 else f"{most} tables that have"
+        raise TableError(RATE_LIMITED, f"you already sit at {tables} not started: "
                                        "leave one before you take another seat")
 
 
