@@ -291,6 +291,9 @@ PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5
 PIGPARLOR_PRESENCE_EXPIRY_MS = int(os.environ.get("PIGPARLOR_PRESENCE_EXPIRY_MS", "20000"))
 # Tournaments: players check in during the last this-many minutes before the start.
 PIGPARLOR_TOURNAMENT_CHECKIN_MINUTES = int(os.environ.get("PIGPARLOR_TOURNAMENT_CHECKIN_MINUTES", "10"))
+# A player (not staff) may host this many tournaments in any 24 hours, starting within this many days.
+PIGPARLOR_TOURNAMENTS_PER_DAY = int(os.environ.get("PIGPARLOR_TOURNAMENTS_PER_DAY", "3"))
+PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS = int(os.environ.get("PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS", "30"))
 # A running tournament's page re-renders its board this often (its tables' "round 3 of 5").
 PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS = float(os.environ.get("PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS", "5"))
 # Per-user limits on creating tables (docs/api.md "Limits"): tables one user may host that

@@ -22,13 +22,15 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from pigparlor.ratings.accounts import seat_username
-from pigparlor.ratings.pages import rating_change
-from pigparlor.ratings.queries import rating_changes
+from pigparlor.ratings.explain import PENDING, ordinal, reason
+from pigparlor.ratings.scale import REPEAT_GAMES
+from pigparlor.ratings.queries import table_ratings
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
+from pigparlor.tables.signals import table_origin
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 SHELL_TEMPLATE = "tables/_shell.html"
@@ -134,11 +136,13 @@ class Snapshot:
     table: Table
     seats: tuple[Seat, ...]
     state: object  # the engine's state; None before the start
-    # A finished rated table's rating changes (pigparlor.ratings.queries.rating_changes),
+    # A finished rated table's ratings and why they moved (pigparlor.ratings.queries.table_ratings),
     # read with the snapshot so that rendering, off the ORM's thread, reads no database.
-    rating_changes: tuple = ()
+    ratings: tuple = ()
     # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
     rematch: object = None
+    # Where a finished or closed table came from (``Origin``), read likewise.
+    origin: object = None
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -221,9 +225,31 @@ def load_snapshot(table_id: int) -> Snapshot:
         return cached
     seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
-    changes = tuple(rating_changes(table, seats)) if table.rated and table.status == FINISHED else ()
+    ratings = ()
+    if table.rated and table.status == FINISHED:
+        ratings = tuple(table_ratings(table, seats, {seat.index: seat_name(seat) for seat in seats}))
     rematch = load_rematch(table) if table.status == FINISHED else None
-    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes, rematch))
+    origin = load_origin(table) if table.status in (FINISHED, ABORTED) else None
+    return SNAPSHOTS.put(key, Snapshot(table, seats, state, ratings, rematch, origin))
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a table came from, for its end screen's way back ("Back to Porch
+    cup"). ``rematch``: whether "Play again" and "New table" belong there too
+    (not at a tournament's table: the tournament seats its next round)."""
+
+    label: str
+    url: str
+    rematch: bool = False
+
+
+def load_origin(table: Table) -> Origin | None:
+    """The first ``Origin`` a ``table_origin`` receiver answers for ``table``."""
+    for _, answer in table_origin.send(sender=Table, table=table):
+        if answer is not None:
+            return answer
+    return None
 
 
 @dataclass(frozen=True)
@@ -339,45 +365,50 @@ def deadline_ms(snapshot: Snapshot) -> int | None:
     return to_epoch_ms(snapshot.table, snapshot.game.engine.next_deadline(snapshot.state))
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def place(rank: int) -> str:
-    return ORDINALS.get(rank, f"{rank}th")
-
-
 def score_text(game, score) -> str:
     singular, plural = game.score_unit
     return f"{score} {singular if score in (1, -1) else plural}"
 
 
-def standings_of(snapshot: Snapshot, names: dict) -> list[dict]:
-    """One row per seat, best first: place, name, score, and rating change once rated."""
+def standings_of(snapshot: Snapshot, names: dict, viewer: int | None = None) -> list[dict]:
+    """One row per seat, best first: place, name, score, and once rated the rating's
+    change and why (``explain.reason``, in the viewer's words for their own seat)."""
     outcome = snapshot.table.outcome
     if not outcome:
         return []
-    changes = {change["seat"]: change for change in snapshot.rating_changes}
+    ratings = {row.seat: row for row in snapshot.ratings}
     left = set(outcome.get("left", ()))
-    rows = [{"rank": rank, "place": place(rank), "name": names[index], "seat": index,
+    rows = [{"rank": rank, "place": ordinal(rank), "name": names[index], "seat": index,
              "score": outcome["scores"][index], "score_text": score_text(snapshot.game, outcome["scores"][index]),
              "shared": list(outcome["ranks"]).count(rank) > 1, "left": index in left,
-             **rating_change(changes.get(index))}
+             **rating_fields(ratings.get(index), index == viewer)}
             for index, rank in enumerate(outcome["ranks"])]
     return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
 
 
+def rating_fields(rated, you: bool) -> dict:
+    """A standings row's rating: the change (``1512 → 1531 (+19)``) and why, a bot's fixed rating."""
+    if rated is None:
+        return {}
+    return {"change": rated.change, "delta": rated.delta, "why": reason(rated, you), "bot": rated.bot,
+            "fixed": rated.before.shown if rated.bot else "", "pending": rated.unrated == PENDING}
+
+
 def rating_note(snapshot: Snapshot) -> str:
-    """What the results screen says about a finished rated table's ratings (docs/ratings.md)."""
+    """What the results screen says about a finished rated table's ratings as a whole (docs/ratings.md)."""
     outcome = snapshot.table.outcome
     if not (snapshot.table.rated and outcome):
         return ""
-    if outcome.get("unrated") == "repeat":
-        return "Not rated: these players already played three rated games of this game together today."
-    if not snapshot.rating_changes:
+    unrated = outcome.get("unrated")
+    if unrated == "repeat":
+        return (f"Not rated: these players already have {REPEAT_GAMES} rated {snapshot.game.title} games together "
+                "within 24 hours.")
+    if unrated:
+        return "Not rated: no player was left at the table."
+    if any(row.unrated == PENDING for row in snapshot.ratings):
         return "Rated game: the rating changes are on their way."
     if outcome.get("left_early"):
-        return ("Rated game. Whoever left before playing half of their moves is rated last, "
-                "and nobody gains rating for beating them.")
+        return "Rated game. Whoever left before playing half of their moves is rated last, and nobody gains for beating them."
     return "Rated game."
 
 
@@ -426,7 +457,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     legal = engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else []
     people = players(snapshot, viewer)
     names = snapshot.names
-    standings = standings_of(snapshot, names)
+    standings = standings_of(snapshot, names, viewer)
     log = snapshot.page_log(view.get("log", ()))
     running = snapshot.table.status == "running"
     latest, mover = last_moves(log, viewer, snapshot)
@@ -446,9 +477,9 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "log": log,
         "phase_name": engine.phase_names.get(view.get("phase"), ""),
         "standings": standings, "headline": headline(standings), "rating_note": rating_note(snapshot),
-        "rating_done": bool(snapshot.rating_changes),
         "replaced": viewer is not None and snapshot.seats[viewer].replaced,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
+        "origin": snapshot.origin,
         **coaching(snapshot, viewer, view, legal),
     }
 

@@ -24,7 +24,7 @@ from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, 
 from pigparlor.tables.leavers import leavers
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
-from pigparlor.tables.rendering import Snapshot, seats_at
+from pigparlor.tables.rendering import Snapshot, load_origin, seats_at
 from pigparlor.tables.signals import seat_wanted, table_finished, table_moved
 from pigparlor.tables.timing import epoch_ms, to_engine_ms
 
@@ -503,6 +503,9 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             # Registered before the broadcast, so listeners (the ratings) run first.
             finished_id = table.pk
             transaction.on_commit(lambda: table_finished.send(sender=Table, table_id=finished_id))
-        announce_after_commit(table, listing=listing, snapshot=Snapshot(table, tuple(seats), new_state))
+        # A game that just ended shows its way back at once (a tournament's table: to the tournament).
+        origin = load_origin(table) if outcome is not None else None
+        announce_after_commit(table, listing=listing,
+                              snapshot=Snapshot(table, tuple(seats), new_state, origin=origin))
         moved_after_commit(table, user)
         return table.version

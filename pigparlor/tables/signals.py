@@ -19,6 +19,12 @@ hop to a worker thread. A receiver does a small, bounded step of its app's
 scheduled work (the tournaments app starts and seats tournaments there) and
 returns when it next has something to do (epoch ms) or None.
 
+``table_origin(sender=Table, table=table)`` asks where a finished or closed
+table came from, for its end screen's way back: the app that made it (the
+tournaments, for their rounds' tables) answers a ``rendering.Origin``, every
+other receiver None. It is sent with the query that reads a finished table's
+snapshot, never while a game runs.
+
 ``seat_wanted(sender=Table, table=table, user=user)`` is sent inside
 ``join_table``'s transaction before a user takes a seat; a receiver refuses by
 raising ``TableError`` (moderation: a player kicked from the table).
@@ -30,3 +36,4 @@ table_finished = Signal()
 table_moved = Signal()
 clock_tick = Signal()
 seat_wanted = Signal()
+table_origin = Signal()

@@ -1,29 +1,86 @@
-"""Staff's view of tournaments: every tournament with its state; cancel one
-with a reason the players see; remove a player between rounds; series with
-their templates. Every change goes through the services."""
+"""Staff's view of tournaments: every tournament with its state; add one, or
+change an upcoming one, with its stages inline (refused without a stage,
+each stage judged as the API judges it); mark a player-hosted one rated;
+cancel one with a reason the players see; remove a player between rounds;
+series with their templates. Every change goes through the services."""
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
+from django.utils import timezone
 
 from pigparlor.tables.errors import TableError
+from pigparlor.tables.registry import all_games
 from pigparlor.tournaments import services, spec
+from pigparlor.tournaments.forms import judge_stages, tournament_spec
 from pigparlor.tournaments.models import Entry, Series, Stage, Tournament
+
+
+class OptionalJSONField(forms.JSONField):
+    """Empty, not "null", when there is nothing."""
+
+    def prepare_value(self, value):
+        return "" if value is None else super().prepare_value(value)
+
+
+class StageForm(forms.ModelForm):
+    game = forms.ChoiceField(choices=lambda: [(game.slug, game.title) for game in all_games()])
+    options = forms.JSONField(required=False, initial=dict,
+                              help_text="The game's table options; empty for its defaults (a turn timer is required)")
+    points = OptionalJSONField(required=False, help_text="Points per place, first first; empty for table size − place")
+
+    class Meta:
+        model = Stage
+        fields = ("game", "format", "table_size", "advance", "rounds", "options", "points")
+
+    def stage_body(self) -> dict:
+        """The stage as the API's create body names it."""
+        return {name: self.cleaned_data[name] for name in spec.STAGE_FIELDS
+                if self.cleaned_data.get(name) not in (None, "")}
+
+
+class StageFormSet(forms.BaseInlineFormSet):
+    """The stages in order, each judged as the API judges it (``spec.stage``);
+    a tournament without one is refused."""
+
+    def clean(self):
+        super().clean()
+        if any(form.errors for form in self.forms):
+            return
+        kept = [form for form in self.forms
+                if (form.instance.pk or form.has_changed()) and not self._should_delete_form(form)]
+        if not kept:
+            raise ValidationError("A tournament needs at least one stage: fill in the stage below.")
+        if len(kept) > spec.MAX_STAGES:
+            raise ValidationError(f"A tournament has at most {spec.MAX_STAGES} stages.")
+        self.parsed = judge_stages(kept)
+        if len(self.parsed) != len(kept):
+            raise ValidationError("Correct the stages below.")
 
 
 class StageInline(admin.TabularInline):
     model = Stage
-    extra = 0
-    can_delete = False
-    fields = ("index", "game", "format", "table_size", "advance", "rounds", "options", "points")
+    form = StageForm
+    formset = StageFormSet
+    extra = 1
+    fields = ("game", "format", "table_size", "advance", "rounds", "options", "points")
 
-    def has_change_permission(self, request, obj=None):
+    def get_extra(self, request, obj=None, **kwargs):
+        return 1 if obj is None else 0
+
+    def _editable(self, obj) -> bool:
         return obj is None or obj.status == "upcoming"
 
+    def has_change_permission(self, request, obj=None):
+        return self._editable(obj) and super().has_change_permission(request, obj)
+
     def has_add_permission(self, request, obj=None):
-        return obj is not None and obj.status == "upcoming"
+        return self._editable(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is not None and self._editable(obj) and super().has_delete_permission(request, obj)
 
 
 class EntryInline(admin.TabularInline):
@@ -37,12 +94,47 @@ class EntryInline(admin.TabularInline):
         return False
 
 
+class TournamentForm(forms.ModelForm):
+    """The tournament's own fields, judged as the API judges them (``spec``)."""
+
+    class Meta:
+        model = Tournament
+        fields = ("name", "starts_at", "min_players", "max_players", "rated", "min_rating", "max_rating",
+                  "min_games", "established")
+
+    def clean_name(self):
+        try:
+            return services.clean_name(self.cleaned_data["name"])
+        except TableError as refusal:
+            raise ValidationError(refusal.message) from None
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            if cleaned.get("min_players") is not None and cleaned.get("max_players") is not None:
+                spec.capacity({"min": cleaned["min_players"], "max": cleaned["max_players"]})
+            spec.conditions({name: cleaned.get(name) for name in spec.CONDITION_FIELDS})
+        except TableError as refusal:
+            raise ValidationError(refusal.message) from None
+        starts_at = cleaned.get("starts_at")
+        if starts_at is not None and "starts_at" in self.changed_data and starts_at <= timezone.now():
+            self.add_error("starts_at", "The start must be in the future.")
+        return cleaned
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "status", "starts_at", "players", "rated", "series", "cancel_reason")
-    list_filter = ("status", "rated", "series")
-    search_fields = ("name",)
-    readonly_fields = ("status", "cancel_reason", "revision", "started_at", "finished_at", "created_by", "series")
+    """Tournaments with their stages inline. A new or upcoming one is saved
+    through the services (``create_tournament``, ``edit_tournament``), stages
+    and all; once it has started it is read-only here."""
+
+    form = TournamentForm
+    list_display = ("name", "status", "starts_at", "players", "rated", "rated_requested", "host", "series",
+                    "cancel_reason")
+    list_filter = ("status", "rated", "rated_requested", "series")
+    search_fields = ("name", "created_by__username")
+    readonly_fields = ("status", "cancel_reason", "revision", "started_at", "finished_at", "created_by", "series",
+                       "rated_requested")
     fields = ("name", "starts_at", "min_players", "max_players", "rated", "min_rating", "max_rating", "min_games",
               "established", *readonly_fields)
     inlines = [StageInline, EntryInline]
@@ -52,10 +144,40 @@ class TournamentAdmin(admin.ModelAdmin):
     def players(self, obj):
         return obj.entries.filter(status__in=("registered", "checked_in", "in")).count()
 
+    @admin.display(description="host", ordering="created_by__username")
+    def host(self, obj):
+        return obj.created_by or "—"
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.status != "upcoming":
+            return self.fields
+        return self.readonly_fields
+
     def save_model(self, request, obj, form, change):
-        if not change:
-            obj.created_by = request.user
-        super().save_model(request, obj, form, change)
+        """Nothing yet: ``save_related`` saves the tournament with its stages, through the services."""
+
+    def save_related(self, request, form, formsets, change):
+        stages = next((formset for formset in formsets if formset.model is Stage), None)
+        if stages is None or not hasattr(stages, "parsed"):
+            return  # read-only: it has started
+        data = form.cleaned_data
+        try:
+            if change:
+                services.edit_tournament(form.instance.pk, name=data["name"], starts_at=data["starts_at"],
+                                         tournament_spec=tournament_spec(data, stages.parsed))
+            else:
+                made = services.create_tournament(name=data["name"], starts_at=data["starts_at"],
+                                                  tournament_spec=tournament_spec(data, stages.parsed),
+                                                  created_by=request.user)
+                form.instance.pk = made.pk
+        except TableError as refusal:
+            self.message_user(request, refusal.message, messages.ERROR)
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        if add:
+            return [{"added": {}}]
+        changed = list(form.changed_data) + (["stages"] if any(each.has_changed() for each in formsets) else [])
+        return [{"changed": {"fields": changed}}] if changed else []
 
     @admin.action(description="Cancel the selected tournaments (with a reason)")
     def cancel_selected(self, request, queryset):

@@ -16,9 +16,11 @@ from collections import OrderedDict
 from django.conf import settings
 from django.db.models import Count, Sum
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from pigparlor.tables.broadcast import group_send
 from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
+from pigparlor.tables.rendering import Origin
 from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments import pages
 from pigparlor.tournaments.models import RUNNING, Entry, Tournament, TournamentTable
@@ -120,6 +122,18 @@ def on_table_over(sender, table_id, **kwargs) -> None:
             group_send(player_group(user_id), {"type": "tournament.table_over", "table_id": table_id})
     except Exception:
         log.exception("could not take down the banners of table %s", table_id)
+
+
+def table_origin(sender, table, **kwargs) -> Origin | None:
+    """Receiver of ``table_origin``: a tournament's table leads back to its
+    tournament (where the next round seats its players), instead of offering
+    "Play again" and "New table"."""
+    found = (TournamentTable.objects.filter(table_id=table.pk).select_related("round__tournament")
+             .only("round__tournament__name").first())
+    if found is None:
+        return None
+    tournament = found.round.tournament
+    return Origin(f"Back to {tournament.name}", reverse("tournaments:detail", args=[tournament.pk]))
 
 
 def cancelled_html(tournament_id: int, reason: str) -> str:

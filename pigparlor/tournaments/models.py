@@ -52,6 +52,8 @@ class Tournament(models.Model):
     min_players = models.PositiveIntegerField(default=2)
     max_players = models.PositiveIntegerField(default=64)
     rated = models.BooleanField(default=True)
+    # A player who hosts a tournament gets a casual one; they may ask staff to make it rated.
+    rated_requested = models.BooleanField(default=False, help_text="The host asked for a rated tournament")
     # Entry conditions, read in the first stage's game (pigparlor.ratings).
     min_rating = models.IntegerField(null=True, blank=True)
     max_rating = models.IntegerField(null=True, blank=True)

@@ -11,7 +11,7 @@
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -23,7 +23,8 @@ from pigparlor.tournaments import pairing, progress, services
 from pigparlor.tournaments.models import (
     CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
     TournamentTable)
-from pigparlor.tournaments.standings import ACTIVE, current_round, me_status, standings
+from pigparlor.tournaments.standings import (
+    ACTIVE, Standing, buchholz, current_round, me_status, stage_points, standings)
 
 FINISHED_SHOWN = 20
 LEFT = (Entry.OUT, Entry.WITHDRAWN, Entry.REMOVED)
@@ -36,6 +37,11 @@ def game_title(slug: str) -> str:
         return slug
 
 
+def plain_number(value: float | None) -> str:
+    """Points as people write them: 3, 1.5, 0.25 (never "1.50")."""
+    return "" if value is None else f"{round(value, 2):g}"
+
+
 def ordinal(number: int | None) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st."""
     if number is None:
@@ -46,27 +52,63 @@ def ordinal(number: int | None) -> str:
 
 # -- stages and their rules -----------------------------------------------------
 
-def _points_text(stage: Stage) -> str:
+def points_text(stage: Stage) -> str:
+    """"1st 3 · 2nd 2 · 3rd 1 · 4th 0": points per place at a full table."""
     table = pairing.points_table(stage.table_size, stage.points)
-    return "/".join(f"{value:g}" for value in table)
+    return " · ".join(f"{ordinal(place)} {value:g}" for place, value in enumerate(table, start=1))
 
 
-def stage_rules(stage: Stage, last: bool) -> list[str]:
-    """The stage's rules in sentences players read."""
-    title = game_title(stage.game)
-    rules = [f"Tables of {stage.table_size}; a match is one whole game of {title}."]
+def sizes_text(sizes: list[int]) -> str:
+    """"a table of 3", "2 tables of 3", "1 table of 4, 2 of 3" (largest first)."""
+    if not sizes:
+        return "no table"
+    if len(sizes) == 1:
+        return f"a table of {sizes[0]}"
+    counted = sorted(Counter(sizes).items(), reverse=True)
+    parts = [f"{count} table{'s' if count != 1 else ''} of {size}" if index == 0 else f"{count} of {size}"
+             for index, (size, count) in enumerate(counted)]
+    return ", ".join(parts)
+
+
+def _elimination_plan(players: int, stage: Stage, last: bool) -> str:
+    """"round 1: 2 tables of 3; the final: a table of 2" for ``players`` (nobody dropping out)."""
+    engine = get_game(stage.game).engine
+    plan = pairing.elimination_rounds(players, stage.table_size, stage.advance, engine.min_seats, engine.max_seats,
+                                      last)
+    words = [f"round {number}: {sizes_text(sizes)}" for number, sizes in enumerate(plan, start=1)]
+    if last and plan and len(plan[-1]) == 1:
+        words[-1] = f"the final: {sizes_text(plan[-1])}"
+    return "; ".join(words)
+
+
+def stage_rules(stage: Stage, last: bool, registered: int = 0) -> list[str]:
+    """The stage's rules in sentences players read; ``registered`` (the first
+    stage of an upcoming tournament) says which tables that many would make."""
+    game = get_game(stage.game)
+    title, engine = game.title, game.engine
+    rules = []
     if stage.format == ELIMINATION:
+        example = stage.table_size * 2 + 1
+        split = pairing.split_sizes(example, stage.table_size, engine.min_seats, engine.max_seats)
+        rules.append(f"Tables of {stage.table_size} when the players divide evenly; otherwise tables differ by one "
+                     f"seat, within the {engine.min_seats} to {engine.max_seats} players {title} takes ({example} "
+                     f"players: {sizes_text(split)}). A match is one whole game of {title}.")
         going = "the winner of each table goes" if stage.advance == 1 else f"the top {stage.advance} of each table go"
-        rules.append(f"After each round {going} on; odd counts make tables of mixed size.")
+        rules.append(f"After each round {going} on (never a whole table).")
         if last:
             rules.append("When the players left fit one table, they play the final table; its places end "
                          "the tournament.")
         else:
             rules.append(f"When the players left fit one table, they go on to stage {stage.index + 2}.")
+        if registered >= 2:
+            rules.append(f"With the {registered} registered now: {_elimination_plan(registered, stage, last)}.")
     else:
+        rules.append(f"Tables of exactly {stage.table_size}: when the players do not divide by {stage.table_size}, "
+                     f"the rest sit the round out (a bye); {stage.table_size} or fewer share one table. "
+                     f"A match is one whole game of {title}.")
         rules.append(f"{stage.rounds} round{'s' if stage.rounds != 1 else ''}, each seating players of close "
                      "score together (ties by rating), avoiding repeat opponents.")
-        rules.append(f"Points per place at a full table: {_points_text(stage)} (scaled for smaller tables); "
+        rules.append(f"Points per place at a full table: {points_text(stage)} (scaled for other sizes); "
                      f"a bye scores {pairing.bye_points(stage.table_size, stage.points):g}.")
         rules.append("Ties on points are broken by Buchholz: the points of everyone you sat with.")
         if last:
@@ -77,6 +119,19 @@ def stage_rules(stage: Stage, last: bool) -> list[str]:
     if options:
         rules.append(f"Table options: {options}.")
     return rules
+
+
+def points_notes(stages: list[Stage]) -> list[str]:
+    """What the standings' points mean, a sentence per stage."""
+    notes = []
+    for stage in stages:
+        bye = f"; a bye {pairing.bye_points(stage.table_size, stage.points):g}" if stage.format == SWISS else ""
+        tail = ("; ties go to Buchholz, the points of everyone you sat with" if stage.format == SWISS
+                else "; they order players who went out in the same round, the final table's places the top")
+        notes.append(f"Stage {stage.index + 1} ({game_title(stage.game)} {'Swiss' if stage.format == SWISS else 'elimination'}): "
+                     f"each table gives {points_text(stage)} at a full table of {stage.table_size} (other sizes "
+                     f"scaled){bye}{tail}.")
+    return notes
 
 
 def _options_text(stage: Stage) -> str:
@@ -170,6 +225,11 @@ class SeatRow:
     points: float | None = None
     went_on: bool | None = None   # None: not decided (or not an elimination round)
     left: bool = False
+    won: bool = False             # first at the table that ended the tournament
+
+    @property
+    def points_text(self) -> str:
+        return plain_number(self.points)
 
 
 @dataclass
@@ -192,6 +252,7 @@ class RoundBlock:
     tables: list[TableRow]
     byes: list[str]
     finished: bool
+    sizes: str = ""  # the tables as played: "2 tables of 3"
 
     @property
     def playing(self) -> int:
@@ -230,8 +291,10 @@ def _went_on(entry: Entry | None, found: Round) -> bool:
     return True
 
 
-def rounds_by_stage(tournament: Tournament, stages: list[Stage], names: dict[int, str],
-                    entries: dict[int, Entry]) -> None:
+def rounds_by_stage(tournament: Tournament, stages: list[StageBlock], names: dict[int, str],
+                    entries: dict[int, Entry]) -> dict[int, list[str]]:
+    """Fill each stage block's rounds; returns each player's results round by
+    round ("1st", "bye", "2nd (left)"), by user id."""
     found = list(Round.objects.filter(tournament=tournament).select_related("stage").order_by("stage__index", "index"))
     planned = defaultdict(list)
     for each in (TournamentTable.objects.filter(round__in=found).select_related("table")
@@ -240,11 +303,20 @@ def rounds_by_stage(tournament: Tournament, stages: list[Stage], names: dict[int
     results = {(result.round_id, result.entry.user_id): result
                for result in Result.objects.filter(round__in=found).select_related("entry")}
     byes = defaultdict(list)
+    history: dict[int, list[str]] = defaultdict(list)
+    for each in found:
+        for (round_id, user_id), result in results.items():
+            if round_id == each.pk:
+                history[user_id].append("bye" if result.bye else f"{ordinal(result.place) or '–'}"
+                                        f"{' (left)' if result.left else ''}")
     for result in results.values():
         if result.bye:
             byes[result.round_id].append(names.get(result.entry.user_id, "?"))
     blocks = {block.stage.pk: block for block in stages}
     for each in found:
+        # The last round of a finished tournament ended it: nobody goes on from there.
+        ended_it = tournament.status == FINISHED and each is found[-1]
+        final = each.final or (ended_it and each.stage.format == ELIMINATION and len(planned[each.pk]) == 1)
         rows = []
         for number, planned_table in enumerate(planned[each.pk], start=1):
             table = planned_table.table
@@ -253,27 +325,63 @@ def rounds_by_stage(tournament: Tournament, stages: list[Stage], names: dict[int
                 result = results.get((each.pk, seat.user_id)) if seat.user_id else None
                 if result is not None:
                     seat.place, seat.points, seat.left = result.place, result.points, result.left
-                    if each.stage.format == ELIMINATION and not each.final and planned_table.recorded:
+                    if each.stage.format == ELIMINATION and not final and planned_table.recorded:
                         seat.went_on = _went_on(entries.get(seat.user_id), each)
+                    seat.won = final and ended_it and result.place == 1
             rows.append(TableRow(number, table.pk if table else None, table.status if table else "seating",
                                  progress.table_progress(table), seats))
-        label = "Final table" if each.final else f"Round {each.index + 1}"
+        label = "Final table" if final else f"Round {each.index + 1}"
         if each.stage.format == SWISS and each.stage.rounds:
             label += f" of {each.stage.rounds}"
-        blocks[each.stage_id].rounds.append(
-            RoundBlock(each, label, rows, sorted(byes[each.pk]), each.finished_at is not None))
+        block = blocks.get(each.stage_id)
+        if block is not None:
+            block.rounds.append(RoundBlock(each, label, rows, sorted(byes[each.pk]), each.finished_at is not None,
+                                           sizes_text([len(row.seats) for row in rows])))
+    return history
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    place_text: str
+    results: str                 # round by round: "1st, bye, 2nd"
+    tie_break: float | None      # Buchholz, where a Swiss stage orders the players still in
+
+    @property
+    def points_text(self) -> str:
+        return plain_number(self.standing.points)
+
+    @property
+    def tie_break_text(self) -> str:
+        return plain_number(self.tie_break)
+
+
+def standing_rows(tournament: Tournament, table: list[Standing], history: dict[int, list[str]]) -> list[StandingRow]:
+    latest = current_round(tournament)
+    tie_breaks: dict[int, float] | None = None
+    if latest is not None and latest.stage.format == SWISS:
+        index = latest.stage.index
+        tie_breaks = buchholz(tournament, index, stage_points(tournament, index))
+    return [StandingRow(row, ordinal(row.place), ", ".join(history.get(row.entry.user_id, ())),
+                        tie_breaks.get(row.entry.pk, 0.0) if row.entry.status == Entry.IN and tie_breaks is not None else None)
+            for row in table]
 
 
 def board_context(tournament: Tournament) -> dict:
-    stage_rows = list(tournament.stages.order_by("index"))
-    stages = [StageBlock(stage, stage_title(stage), stage_rules(stage, stage is stage_rows[-1]))
-              for stage in stage_rows]
+    judged = services.stage_problems(tournament)
+    stage_rows = [stage for stage, _ in judged]
     entries_all = list(tournament.entries.select_related("user__profile").order_by("registered_at", "pk"))
+    registered = sum(1 for entry in entries_all if entry.status in ACTIVE) if tournament.status == UPCOMING else 0
+    stages = [StageBlock(stage, stage_title(stage), [f"This stage cannot be played: {problem}."] if problem
+                         else stage_rules(stage, stage is stage_rows[-1], registered if stage is stage_rows[0] else 0))
+              for stage, problem in judged]
     names = {entry.user_id: entry.user.get_username() for entry in entries_all}
     entries = {entry.user_id: entry for entry in entries_all}
-    rounds_by_stage(tournament, stages, names, entries)
-    for block in stages:
-        if block.stage.format == SWISS and block.stage.advance and block.rounds \
+    history = rounds_by_stage(tournament, stages, names, entries)
+    for position, block in enumerate(stages):
+        # A Swiss stage's cut, once made; not when it ended the tournament (nobody played on).
+        played_on = tournament.status != FINISHED or any(later.rounds for later in stages[position + 1:])
+        if block.stage.format == SWISS and block.stage.advance and block.rounds and played_on \
                 and all(each.finished for each in block.rounds) and len(block.rounds) == block.stage.rounds:
             later = [entry for entry in entries_all
                      if entry.status in (Entry.IN, *LEFT) and (entry.exit_stage is None or
@@ -290,7 +398,8 @@ def board_context(tournament: Tournament) -> dict:
         "conditions": conditions(tournament, stage_rows),
         "players": players,
         "checked_in": sum(1 for entry in players if entry.status == Entry.CHECKED_IN),
-        "standings": table,
+        "standings": standing_rows(tournament, table, history) if table else [],
+        "points_notes": points_notes([stage for stage, problem in judged if not problem]) if table else [],
         "ratings": {entry.user_id: entry.rating for entry in entries_all},
         "now_label": round_label(latest) if tournament.status == RUNNING else "",
         "announcement": announcement(tournament, players, latest, stages),
@@ -353,6 +462,8 @@ def me_context(tournament: Tournament, user) -> dict:
         "place_text": ordinal(entry.place) if entry is not None else "",
         "full": upcoming and not active and tournament.entries.filter(status__in=ACTIVE).count()
         >= tournament.max_players,
+        "hosting": signed_in and tournament.created_by_id == user.pk,
+        "can_cancel": signed_in and upcoming and tournament.created_by_id == user.pk,
     }
 
 

@@ -14,20 +14,23 @@ time, so seating 128 tables never holds the process's database thread long.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
-from pigparlor.tables import services as tables
+from pigparlor.ratings.scale import provisional
+from pigparlor.tables import inputs, services as tables
 from pigparlor.tables.botdriver import STAND_IN
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
-from pigparlor.tables.registry import get_game
+from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import announce, pairing, spec
 from pigparlor.tournaments.models import (
     CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
@@ -58,16 +61,20 @@ def _locked(tournament_id) -> Tournament:
 def create_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, created_by=None,
                       series=None) -> Tournament:
     """A new tournament open for registration until ``starts_at``."""
-    from pigparlor.tables import inputs
-
-    name = inputs.visible_text(name, "name", Tournament._meta.get_field("name").max_length).strip()
-    if not name:
-        raise TableError(BAD_REQUEST, "name must not be empty")
+    name = clean_name(name)
     made = spec_to_rows(Tournament(name=name, starts_at=starts_at, created_by=created_by, series=series),
                         tournament_spec)
     announce.changed(made)
     made.save(update_fields=["revision"])
     return made
+
+
+def clean_name(name) -> str:
+    """A tournament's name, as players will read it."""
+    name = inputs.visible_text(name, "name", Tournament._meta.get_field("name").max_length).strip()
+    if not name:
+        raise TableError(BAD_REQUEST, "name must not be empty")
+    return name
 
 
 def spec_to_rows(tournament: Tournament, tournament_spec: spec.TournamentSpec) -> Tournament:
@@ -80,6 +87,75 @@ def spec_to_rows(tournament: Tournament, tournament_spec: spec.TournamentSpec) -
         Stage(tournament=tournament, index=index, game=each.game, options=each.options, table_size=each.table_size,
               format=each.format, advance=each.advance, rounds=each.rounds, points=each.points)
         for index, each in enumerate(tournament_spec.stages))
+    return tournament
+
+
+@transaction.atomic
+def host_tournament(*, name, starts_at, tournament_spec: spec.TournamentSpec, host,
+                    rated_requested: bool = False) -> Tournament:
+    """A tournament a signed-in player hosts (the "Create a tournament" page).
+    A player's is casual (``rated_requested`` asks staff to make it rated),
+    starts within ``PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS``, and they host at
+    most ``PIGPARLOR_TOURNAMENTS_PER_DAY`` in any 24 hours; staff host rated
+    ones and have no limit."""
+    now = timezone.now()
+    if starts_at <= now:
+        raise TableError(BAD_REQUEST, "the start must be in the future")
+    if not host.is_staff:
+        # One player's creations take turns, so two at once cannot both slip under the limit.
+        get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+        ahead = timedelta(days=settings.PIGPARLOR_TOURNAMENT_HOSTED_AHEAD_DAYS)
+        if starts_at > now + ahead:
+            raise TableError(BAD_REQUEST, f"the start must be within {ahead.days} days")
+        limit = settings.PIGPARLOR_TOURNAMENTS_PER_DAY
+        recent = _hosted_since(host, now - timedelta(days=1))
+        if len(recent) >= limit:
+            wait = recent[len(recent) - limit] + timedelta(days=1) - now
+            raise TableError(RATE_LIMITED, f"you have hosted {limit} tournaments in the last 24 hours: you can host "
+                                           f"another in {_duration(wait)}", retry_after_s=int(wait.total_seconds()) + 1)
+        tournament_spec = replace(tournament_spec, rated=False)
+    made = create_tournament(name=name, starts_at=starts_at, tournament_spec=tournament_spec, created_by=host)
+    if rated_requested and not made.rated:
+        made.rated_requested = True
+        made.save(update_fields=["rated_requested"])
+    return made
+
+
+def _hosted_since(user, since) -> list:
+    return list(Tournament.objects.filter(created_by=user, created_at__gt=since)
+                .order_by("created_at").values_list("created_at", flat=True))
+
+
+def hosted_left(user) -> int | None:
+    """How many more tournaments ``user`` may host now (None: staff, no limit)."""
+    if user.is_staff:
+        return None
+    recent = _hosted_since(user, timezone.now() - timedelta(days=1))
+    return max(0, settings.PIGPARLOR_TOURNAMENTS_PER_DAY - len(recent))
+
+
+def _duration(span: timedelta) -> str:
+    """"5 h 12 min", "40 min"."""
+    minutes = max(1, -(-int(span.total_seconds()) // 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+@transaction.atomic
+def edit_tournament(tournament_id, *, name, starts_at, tournament_spec: spec.TournamentSpec) -> Tournament:
+    """Staff change an upcoming tournament (the admin): its name, start,
+    capacity, conditions, ``rated`` and stages, all at once."""
+    tournament = _locked(tournament_id)
+    if tournament.status != UPCOMING:
+        raise TableError(ILLEGAL, "only an upcoming tournament can be changed")
+    name = clean_name(name)
+    tournament.name, tournament.starts_at = name, starts_at
+    if tournament_spec.rated:
+        tournament.rated_requested = False
+    tournament.stages.all().delete()
+    spec_to_rows(tournament, tournament_spec)
+    announce.changed(tournament)
+    tournament.save()
     return tournament
 
 
@@ -98,19 +174,47 @@ def _first_game(tournament: Tournament) -> str:
     return tournament.stages.order_by("index").values_list("game", flat=True).first()
 
 
+def stage_problems(tournament: Tournament) -> list[tuple[Stage, str | None]]:
+    """Each stage as stored, with why it cannot be played (None if it can),
+    judged as the API judges a new tournament's stages (``spec.stage``). The
+    admin or the database may hold what no form would let in."""
+    rows = list(tournament.stages.order_by("index"))
+    judged = []
+    for position, row in enumerate(rows):
+        body = {name: getattr(row, name) for name in spec.STAGE_FIELDS if getattr(row, name) is not None}
+        try:
+            spec.stage(body, position, position == len(rows) - 1, where=f"stage {position + 1}")
+            problem = None if row.index == position else f"stage {position + 1} is numbered {row.index}"
+        except TableError as refusal:
+            problem = refusal.message
+        judged.append((row, problem))
+    return judged
+
+
+def unplayable(tournament: Tournament) -> str | None:
+    """Why ``tournament`` cannot be played as it stands, or None."""
+    judged = stage_problems(tournament)
+    if not judged:
+        return "it has no stages to play"
+    return next((f"it cannot be played: {problem}" for _, problem in judged if problem), None)
+
+
 def entry_refusal(tournament: Tournament, user) -> str | None:
     """Why ``user`` does not meet the entry conditions (in the first stage's game), or None."""
     game = _first_game(tournament)
+    try:
+        title = get_game(game).title
+    except UnknownGame:
+        return unplayable(tournament) or "this tournament's game is not available"
     skill = queries.skills_of({user.pk}, game)[user.pk]
     games = Rating.objects.filter(user=user, game=game).values_list("games", flat=True).first() or 0
-    title = get_game(game).title
     if tournament.min_rating is not None and skill.rating < tournament.min_rating:
         return f"you need a {title} rating of at least {tournament.min_rating} (yours is {skill.rating})"
     if tournament.max_rating is not None and skill.rating > tournament.max_rating:
         return f"this tournament is for {title} ratings up to {tournament.max_rating} (yours is {skill.rating})"
     if games < tournament.min_games:
         return f"you need {tournament.min_games} rated {title} games (you have {games})"
-    if tournament.established and skill.provisional:
+    if tournament.established and provisional(games):
         return f"you need an established {title} rating (yours is still provisional)"
     return None
 
@@ -134,6 +238,9 @@ def register(tournament_id, user) -> Entry:
         raise TableError(ILLEGAL, "you are already registered")
     if tournament.entries.filter(status__in=ACTIVE).count() >= tournament.max_players:
         raise TableError(ILLEGAL, f"the tournament is full ({tournament.max_players} players)")
+    problem = unplayable(tournament)
+    if problem:
+        raise TableError(ILLEGAL, f"this tournament is not open: {problem}")
     refusal = entry_refusal(tournament, user)
     if refusal:
         raise TableError(FORBIDDEN, refusal)
@@ -232,6 +339,21 @@ def cancel_tournament(tournament_id, reason: str) -> Tournament:
     return tournament
 
 
+@transaction.atomic
+def cancel_hosted(tournament_id, user, reason: str = "") -> Tournament:
+    """The host calls their tournament off before it starts; its players see why."""
+    tournament = _locked(tournament_id)
+    if tournament.created_by_id is None or tournament.created_by_id != getattr(user, "pk", None):
+        raise TableError(FORBIDDEN, "only the tournament's host can cancel it")
+    if tournament.status in (FINISHED, CANCELLED):
+        raise TableError(ILLEGAL, "this tournament is over")
+    if tournament.status == RUNNING or timezone.now() >= tournament.starts_at:
+        raise TableError(ILLEGAL, "the tournament has started: only staff can stop it now")
+    reason = inputs.visible_text(reason if isinstance(reason, str) else "", "the reason", 160).strip()
+    _cancel(tournament, f"the host called it off: {reason}" if reason else "the host called it off")
+    return tournament
+
+
 def _cancel(tournament: Tournament, reason: str) -> None:
     tournament.status, tournament.cancel_reason, tournament.finished_at = CANCELLED, reason[:200], timezone.now()
     announce.changed(tournament)
@@ -306,7 +428,12 @@ def _step(tournament: Tournament) -> bool:
 
 
 def _start(tournament: Tournament) -> None:
-    """Those who did not check in are dropped; too few left cancels the tournament."""
+    """Those who did not check in are dropped; too few left, or stages that
+    cannot be played (written past the forms), cancel the tournament."""
+    problem = unplayable(tournament)
+    if problem:
+        _cancel(tournament, problem)
+        return
     tournament.entries.filter(status=Entry.REGISTERED).update(status=Entry.NO_SHOW)
     players = list(tournament.entries.filter(status=Entry.CHECKED_IN))
     if len(players) < tournament.min_players:
@@ -315,7 +442,8 @@ def _start(tournament: Tournament) -> None:
     tournament.entries.filter(status=Entry.CHECKED_IN).update(status=Entry.IN)
     tournament.status, tournament.started_at = RUNNING, timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    _plan(tournament, tournament.stages.get(index=0), 0)
+    # As any stage begins: an elimination whose players fit one table plays it as the final.
+    _enter_stage(tournament, 0)
 
 
 def _in(tournament: Tournament) -> list[Entry]:

@@ -68,8 +68,9 @@ def _optional_whole(body: dict, name: str, what: str) -> int | None:
     return None if value is None else inputs.whole_number(value, what)
 
 
-def stage(body, index: int, last: bool) -> StageSpec:
-    where = f"stages[{index}]"
+def stage(body, index: int, last: bool, where: str | None = None) -> StageSpec:
+    """One stage, checked; ``where`` names it in refusals (``stages[0]`` by default, as the API's body does)."""
+    where = where or f"stages[{index}]"
     if not isinstance(body, dict):
         refuse(f"{where} must be a JSON object")
     inputs.fields(body, STAGE_FIELDS)
@@ -126,34 +127,49 @@ def stage(body, index: int, last: bool) -> StageSpec:
     return StageSpec(game.slug, body["format"], table_size, advance, rounds, options, points)
 
 
+def stages(value) -> tuple[StageSpec, ...]:
+    """A tournament's stages, in order: 1 to ``MAX_STAGES`` of them."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_STAGES:
+        refuse(f"stages must be a list of 1 to {MAX_STAGES} stages")
+    return tuple(stage(each, index, index == len(value) - 1) for index, each in enumerate(value))
+
+
+def capacity(value) -> tuple[int, int]:
+    """``{"min", "max"}`` players (2 and 64 by default)."""
+    if not isinstance(value, dict):
+        refuse("capacity must be {\"min\", \"max\"}")
+    inputs.fields(value, ("min", "max"))
+    low = inputs.whole_number(value.get("min", 2), "capacity.min")
+    high = inputs.whole_number(value.get("max", 64), "capacity.max")
+    if not 2 <= low <= high <= MAX_PLAYERS:
+        refuse(f"capacity must have 2 <= min <= max <= {MAX_PLAYERS}")
+    return low, high
+
+
+def conditions(value) -> tuple[int | None, int | None, int, bool]:
+    """The entry conditions: (min_rating, max_rating, min_games, established)."""
+    value = value or {}
+    if not isinstance(value, dict):
+        refuse("conditions must be a JSON object")
+    inputs.fields(value, CONDITION_FIELDS)
+    min_rating = _optional_whole(value, "min_rating", "conditions.min_rating")
+    max_rating = _optional_whole(value, "max_rating", "conditions.max_rating")
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        refuse("conditions.min_rating is above conditions.max_rating")
+    min_games = _optional_whole(value, "min_games", "conditions.min_games") or 0
+    if min_games < 0:
+        refuse("conditions.min_games must not be negative")
+    established = inputs.flag(value.get("established", False), "conditions.established")
+    return min_rating, max_rating, min_games, established
+
+
 def tournament(body: dict, fields: tuple[str, ...] = TEMPLATE_FIELDS) -> TournamentSpec:
     """The stages, capacity, conditions and ``rated`` of a create body or a template."""
     if not isinstance(body, dict):
         refuse("the body must be a JSON object")
     inputs.fields(body, fields)
-    stages = body.get("stages")
-    if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
-        refuse(f"stages must be a list of 1 to {MAX_STAGES} stages")
-    parsed = tuple(stage(each, index, index == len(stages) - 1) for index, each in enumerate(stages))
-    capacity = body.get("capacity", {})
-    if not isinstance(capacity, dict):
-        refuse("capacity must be {\"min\", \"max\"}")
-    inputs.fields(capacity, ("min", "max"))
-    low = inputs.whole_number(capacity.get("min", 2), "capacity.min")
-    high = inputs.whole_number(capacity.get("max", 64), "capacity.max")
-    if not 2 <= low <= high <= MAX_PLAYERS:
-        refuse(f"capacity must have 2 <= min <= max <= {MAX_PLAYERS}")
-    conditions = body.get("conditions") or {}
-    if not isinstance(conditions, dict):
-        refuse("conditions must be a JSON object")
-    inputs.fields(conditions, CONDITION_FIELDS)
-    min_rating = _optional_whole(conditions, "min_rating", "conditions.min_rating")
-    max_rating = _optional_whole(conditions, "max_rating", "conditions.max_rating")
-    if min_rating is not None and max_rating is not None and min_rating > max_rating:
-        refuse("conditions.min_rating is above conditions.max_rating")
-    min_games = _optional_whole(conditions, "min_games", "conditions.min_games") or 0
-    if min_games < 0:
-        refuse("conditions.min_games must not be negative")
-    established = inputs.flag(conditions.get("established", False), "conditions.established")
+    parsed = stages(body.get("stages"))
+    low, high = capacity(body.get("capacity", {}))
+    min_rating, max_rating, min_games, established = conditions(body.get("conditions"))
     rated = inputs.flag(body.get("rated", True), "rated")
     return TournamentSpec(parsed, low, high, rated, min_rating, max_rating, min_games, established)

@@ -5,7 +5,10 @@
 // - time[data-local="date|time|datetime"]: its text in the reader's own time zone;
 // - button[data-enable-at="ISO time"]: enabled once that time comes (check-in);
 // - button[data-dismiss="ID"]: empties #ID (the banner's "Later");
-// - .ready-banner[data-table-path]: hidden on that table's own page.
+// - .ready-banner[data-table-path]: hidden on that table's own page;
+// - the "Create a tournament" form: input[data-time-zone] gets the reader's time
+//   zone (the start is typed in it), [data-time-zone-name] shows it, and an empty
+//   input[data-local-input] starts at the next quarter hour at least 30 minutes ahead.
 (function () {
   "use strict";
 
@@ -62,6 +65,24 @@
     });
   }
 
+  function localInputValue(at) {
+    return at.getFullYear() + "-" + pad(at.getMonth() + 1) + "-" + pad(at.getDate()) + "T" +
+      pad(at.getHours()) + ":" + pad(at.getMinutes());
+  }
+
+  function createForm() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { zone = ""; }
+    if (!zone) { return; }
+    document.querySelectorAll("input[data-time-zone]").forEach(function (input) { input.value = zone; });
+    document.querySelectorAll("[data-time-zone-name]").forEach(function (element) { element.textContent = zone; });
+    document.querySelectorAll("input[data-local-input]").forEach(function (input) {
+      if (input.value) { return; }
+      var quarter = 15 * 60 * 1000;
+      input.value = localInputValue(new Date(Math.ceil((Date.now() + 30 * 60 * 1000) / quarter) * quarter));
+    });
+  }
+
   function refresh() {
     localTimes();
     hideOwnTableBanner();
@@ -75,6 +96,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", createForm);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   window.setInterval(tick, 1000);
 })();

@@ -17,20 +17,7 @@ from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http
 from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
-from tests.tournaments.programs import Program, finish, iso_in, make_accounts
-
-TOKEN_FOR = """
-from django.contrib.auth import get_user_model
-from pigparlor.api.tokens import create_token
-print(create_token(get_user_model().objects.get(username={username!r})))
-"""
-START_SOON = """
-from datetime import timedelta
-from django.utils import timezone
-from pigparlor.tournaments.models import Tournament
-Tournament.objects.filter(pk={pk}).update(starts_at=timezone.now() + timedelta(seconds=2))
-"""
-
+from tests.tournaments.programs import finish, iso_in, make_accounts, play_from_the_start, token_for
 
 def shoot(page, name: str) -> None:
     directory = os.environ.get("PIGPARLOR_SCREENSHOTS")
@@ -83,15 +70,11 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     watcher.goto(f"{live_site}{detail_path}")
     watcher.evaluate("() => { window.stillTheSamePage = true; }")
 
-    my_token = live_site.manage("shell", "-c", TOKEN_FOR.format(username=me)).splitlines()[-1]
+    my_token = token_for(live_site, me)
     # The player's own moves wait until the banner was seen: the programs play fast, and
     # a table already over shows no banner (a full run once found it so).
     looked = threading.Event()
-    programs = [Program(live_site, tournament_id, username, token, seed, hold=looked if username == me else None)
-                for seed, (username, token) in enumerate([*others, (me, my_token)])]
-    for program in programs:
-        program.start()
-    live_site.manage("shell", "-c", START_SOON.format(pk=tournament_id))
+    programs = play_from_the_start(live_site, tournament_id, [*others, (me, my_token)], held=me, hold=looked)
 
     # At the start the tournament page takes the player to their table...
     wait_for_table_page(page)

@@ -12,8 +12,6 @@ from pigparlor.lobby import matching, pool
 from pigparlor.lobby.matching import Waiter
 from pigparlor.lobby.models import PoolEntry
 from pigparlor.lobby.routing import websocket_urlpatterns
-from pigparlor.ratings.accounts import bot_account
-from pigparlor.ratings.models import Rating
 from pigparlor.tables import timing
 from pigparlor.tables.models import RUNNING, Table
 from tests.tables.helpers import receive_until
@@ -92,11 +90,6 @@ async def test_four_players_pressing_play_now_are_seated_together(players):
 @pytest.mark.asyncio
 async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players):
     ana = players[0]
-
-    def rate_bots():
-        Rating.objects.create(user=bot_account("random"), game="snout", mu=15, sigma=2, games=50)
-        Rating.objects.create(user=bot_account("sensible"), game="snout", mu=26, sigma=2, games=50)
-    await sync_to_async(rate_bots)()
     socket = await open_lobby(ana)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "3", "pool_wait": "10"}))
     waiting = await receive_until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))

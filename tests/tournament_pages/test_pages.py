@@ -73,7 +73,11 @@ def test_an_upcoming_tournament_shows_its_stages_rules_and_players_with_ratings(
     words = text(html)
     assert "Stage 1: Count to Ten Swiss" in words and "Stage 2: Count to Ten elimination" in words
     assert "2 rounds, each seating players of close score together" in words
-    assert "Points per place at a full table: 1/0" in words and "a bye scores 0.5" in words
+    assert "Points per place at a full table: 1st 1 · 2nd 0" in words and "a bye scores 0.5" in words
+    assert "Tables of exactly 2: when the players do not divide by 2, the rest sit the round out" in words
+    # The elimination stage says what tables odd counts make.
+    assert "Tables of 2 when the players divide evenly; otherwise tables differ by one seat, within the 2 to 4 " \
+           "players Count to Ten takes (5 players: 1 table of 3, 1 of 2)" in words
     assert "The top 2 go on to stage 2." in words
     assert "the winner of each table goes on" in words
     assert "they play the final table; its places end the tournament" in words
@@ -182,7 +186,7 @@ def test_a_running_elimination_shows_every_table_its_status_results_and_who_went
     html = page(client, tournament)
     words = text(html)
     assert "live Stage 1: Count to Ten, round 1" in words
-    assert "Round 1 2 of 2 playing" in words
+    assert "Round 1 · 2 tables of 2 2 of 2 playing" in words
     for table_id in set(seated.values()):
         assert f'href="{reverse("table", args=[table_id])}"' in html
         assert f'aria-label="Watch table' in html
@@ -194,7 +198,7 @@ def test_a_running_elimination_shows_every_table_its_status_results_and_who_went
     play_round(tournament, random.Random(5))
     html = page(client, tournament)
     words = text(html)
-    assert "Round 1 done" in words and "Final table 1 of 1 playing" in words
+    assert "Round 1 · 2 tables of 2 done" in words and "Final table · a table of 2 1 of 1 playing" in words
     assert html.count("tag--ok\">goes on") == 2 and html.count("tag--out\">out") == 2
     assert "finished" in words
 

@@ -81,7 +81,7 @@ async def test_a_seated_player_is_sent_to_their_table_and_a_watcher_is_not(count
     sent = await frame_with(mine, "data-follow")
     assert f'<a class="button" id="t-my-table" href="/tables/{table_id}/" data-follow>' in sent
     watched = await frame_with(watcher, f'href="/tables/{table_id}/"')
-    assert "data-follow" not in watched and "Watch table 1 of round 1" in watched
+    assert "data-follow" not in watched and "Watch table 1 of final table" in watched  # two players: one table, the final
     for socket in (mine, watcher):
         await socket.disconnect()
 
@@ -113,7 +113,7 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
     ready = await frame_with(banner, "Your table is ready")
     assert ready.startswith('<div id="table-ready" hx-swap-oob="innerHTML">')
     assert f'data-table-path="/tables/{table_id}/"' in ready and f'href="/tables/{table_id}/"' in ready
-    assert "Trough cup" in ready and "stage 1: Count to Ten, round 1" in ready
+    assert "Trough cup" in ready and "stage 1: Count to Ten, final table" in ready
     await banner.disconnect()
 
     # A page opened later (or a socket that reconnects) still shows it while the table plays.

@@ -31,6 +31,35 @@ def make_accounts(site, count: int) -> tuple[str, list[tuple[str, str]]]:
     lines = site.manage("shell", "-c", TOKENS.format(prefix=prefix, count=count)).splitlines()[-(count + 1):]
     return lines[0], [(f"{prefix}{n:02d}", token) for n, token in enumerate(lines[1:])]
 
+TOKEN_FOR = """
+from django.contrib.auth import get_user_model
+from pigparlor.api.tokens import create_token
+print(create_token(get_user_model().objects.get(username={username!r})))
+"""
+START_SOON = """
+from datetime import timedelta
+from django.utils import timezone
+from pigparlor.tournaments.models import Tournament
+Tournament.objects.filter(pk={pk}).update(starts_at=timezone.now() + timedelta(seconds=2))
+"""
+
+
+def token_for(site, username: str) -> str:
+    """An API token for an account made through the pages."""
+    return site.manage("shell", "-c", TOKEN_FOR.format(username=username)).splitlines()[-1]
+
+
+def play_from_the_start(site, tournament_id: int, players: list[tuple[str, str]], *, held: str | None = None,
+                        hold: threading.Event | None = None) -> list["Program"]:
+    """A program for each (username, token), ``held``'s waiting on ``hold``; then the
+    start is moved 2 s ahead and the server's clock starts the tournament."""
+    programs = [Program(site, tournament_id, username, token, seed, hold=hold if username == held else None)
+                for seed, (username, token) in enumerate(players)]
+    for program in programs:
+        program.start()
+    site.manage("shell", "-c", START_SOON.format(pk=tournament_id))
+    return programs
+
 
 def iso_in(seconds: float) -> str:
     return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")

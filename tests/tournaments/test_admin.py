@@ -88,3 +88,94 @@ def test_cancelling_tells_every_registered_player(django_capture_on_commit_callb
     message = async_to_sync(layer.receive)(channel)
     assert message == {"type": "tournament.cancelled", "tournament_id": tournament.pk,
                        "reason": "the hall is flooded"}
+
+
+# -- adding and changing a tournament with its stages -------------------------------------
+
+def _form(name="Admin cup", stages=(), *, initial=0, starts_in=timedelta(hours=2), **fields) -> dict:
+    from django.utils import timezone
+
+    starts = timezone.now() + starts_in
+    data = {"name": name, "starts_at_0": starts.strftime("%Y-%m-%d"), "starts_at_1": starts.strftime("%H:%M:%S"),
+            "min_players": 2, "max_players": 8, "rated": "on", "min_games": 0,
+            "stages-TOTAL_FORMS": len(stages), "stages-INITIAL_FORMS": initial, "stages-MIN_NUM_FORMS": 0,
+            "stages-MAX_NUM_FORMS": 1000, "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
+            "entries-MIN_NUM_FORMS": 0, "entries-MAX_NUM_FORMS": 1000, **fields}
+    for index, stage in enumerate(stages):
+        for key, value in {"options": "{}", **stage}.items():
+            data[f"stages-{index}-{key}"] = value
+    return data
+
+
+def test_add_tournament_offers_a_stage_row_and_another_on_demand(staff_client):
+    html = staff_client.get("/admin/tournaments/tournament/add/").content.decode()
+    assert 'name="stages-0-game"' in html and 'name="stages-0-table_size"' in html
+    assert 'id="stages-empty"' in html  # the row "Add another Stage" copies
+    assert '<option value="pigpile">Pig Pile</option>' in html
+
+
+def test_the_admin_refuses_a_tournament_without_a_stage_and_creates_nothing(staff_client):
+    blank = {"game": "", "format": "", "table_size": "", "advance": "", "rounds": "", "points": ""}
+    for stages in ([], [blank]):
+        response = staff_client.post("/admin/tournaments/tournament/add/", _form(stages=stages))
+        assert response.status_code == 200
+        assert "A tournament needs at least one stage" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_admin_judges_each_stage_as_the_api_does(staff_client):
+    too_big = {"game": "snout", "format": "swiss", "table_size": 9, "rounds": 2}
+    no_advance = {"game": "pigpile", "format": "elimination", "table_size": 4}
+    response = staff_client.post("/admin/tournaments/tournament/add/",
+                                 _form(stages=[too_big, {**no_advance, "advance": 2}]))
+    assert "Stage 1: Snout! cannot seat 9: it takes 2 to 6 players" in response.content.decode()
+    response = staff_client.post("/admin/tournaments/tournament/add/", _form(stages=[no_advance]))
+    assert "Stage 1: an elimination stage needs" in response.content.decode()
+    response = staff_client.post("/admin/tournaments/tournament/add/",
+                                 _form(stages=[{**no_advance, "advance": 2}], min_players=9, max_players=4))
+    assert "capacity must have 2 &lt;= min &lt;= max" in response.content.decode()
+    response = staff_client.post("/admin/tournaments/tournament/add/",
+                                 _form(stages=[{**no_advance, "advance": 2}], starts_in=-timedelta(hours=1)))
+    assert "The start must be in the future." in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_admin_adds_a_tournament_with_its_stages_and_edits_them_while_upcoming(staff_client):
+    from django.test import Client
+
+    swiss = {"game": "snout", "format": "swiss", "table_size": 4, "rounds": 3, "advance": 4}
+    final = {"game": "pigpile", "format": "elimination", "table_size": 4, "advance": 1}
+    response = staff_client.post("/admin/tournaments/tournament/add/", _form(stages=[swiss, final]))
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    made = Tournament.objects.get()
+    assert made.created_by.username == "boss" and made.revision > 0
+    assert [(stage.index, stage.game, stage.table_size, stage.rounds) for stage in made.stages.all()] == [
+        (0, "snout", 4, 3), (1, "pigpile", 4, None)]
+    assert made.stages.get(index=0).options["turn_seconds"] == 30  # the game's defaults, cleaned
+    assert Client().get(f"/tournaments/{made.pk}/").status_code == 200
+
+    ids = list(made.stages.values_list("pk", flat=True))
+    change = _form(stages=[{**swiss, "id": ids[0], "tournament": made.pk, "table_size": 3},
+                           {**final, "id": ids[1], "tournament": made.pk, "DELETE": "on"}], initial=2)
+    response = staff_client.post(f"/admin/tournaments/tournament/{made.pk}/change/", change)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    assert [(stage.index, stage.game, stage.table_size, stage.advance) for stage in made.stages.all()] == [
+        (0, "snout", 3, 4)]
+    only = made.stages.get()
+    response = staff_client.post(f"/admin/tournaments/tournament/{made.pk}/change/", _form(
+        stages=[{**swiss, "id": only.pk, "tournament": made.pk, "DELETE": "on"}], initial=1))
+    assert "A tournament needs at least one stage" in response.content.decode()
+    assert made.stages.count() == 1
+
+
+def test_a_started_tournament_is_read_only_in_the_admin(staff_client):
+    from tests.tournaments.helpers import check_everyone_in, start_now
+
+    tournament, users = make_tournament(STAGES, players=4)
+    check_everyone_in(tournament, users)
+    start_now(tournament)
+    html = staff_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/").content.decode()
+    assert 'name="stages-0-game"' not in html and 'name="name"' not in html
+    staff_client.post(f"/admin/tournaments/tournament/{tournament.pk}/change/", _form(name="Renamed"))
+    tournament.refresh_from_db()
+    assert tournament.name == "Test cup" and tournament.stages.count() == 1

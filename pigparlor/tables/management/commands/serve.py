@@ -244,9 +244,13 @@ class Command(BaseCommand):
         self.stderr.flush()
 
     def rate_unrated(self):
-        """Tables that finished just before a crash, before their rating: rate them now."""
-        from pigparlor.ratings.service import rate_unrated
+        """Ratings kept under older rules than the code's are rebuilt under the new ones;
+        tables that finished just before a crash, before their rating, are rated now."""
+        from pigparlor.ratings.service import RULES, rate_unrated, rebuild_if_rules_changed
 
+        moved = rebuild_if_rules_changed()
+        if moved:
+            self.stdout.write(f"Rebuilt the ratings under rules version {RULES}: {moved} rating(s) moved")
         rated = rate_unrated()
         if rated:
             self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")
