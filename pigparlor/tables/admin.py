@@ -67,17 +67,9 @@ class TableAdmin(admin.ModelAdmin):
         return table.state if table.status in OVER else SECRET_UNTIL_OVER
 
 
-@admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
-    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see.
-    Read only, to superusers too: the log is what replays, verifies and rates a table."""
-
-    list_display = ("table", "version", "seat", "action", "at_ms", "user")
-    list_filter = ("table__game",)
-    readonly_fields = ("table", "version", "seat", "action", "at_ms", "user")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).filter(table__status__in=OVER)
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows shown, never added, changed or deleted here, to superusers too: a
+    service owns them (and writes its own audit)."""
 
     def has_add_permission(self, request):
         return False
@@ -87,3 +79,16 @@ class ActionLogAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(ActionLog)
+class ActionLogAdmin(ReadOnlyAdmin):
+    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see.
+    Read only, to superusers too: the log is what replays, verifies and rates a table."""
+
+    list_display = ("table", "version", "seat", "action", "at_ms", "user")
+    list_filter = ("table__game",)
+    readonly_fields = ("table", "version", "seat", "action", "at_ms", "user")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(table__status__in=OVER)
