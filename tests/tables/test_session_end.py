@@ -4,6 +4,8 @@ browser sockets and leaves the changing one's open; a deactivation closes
 every socket, API tokens' too; a logout closes that login's player socket
 (pigparlor/tables/credentials.py). Across processes the message goes through
 the channel layer like every other (tests/scaleout/test_socket_caps.py)."""
+import json
+
 import pytest
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -18,7 +20,7 @@ from pigparlor.tables import services
 from pigparlor.tables.models import Presence
 from pigparlor.tables.routing import websocket_urlpatterns as table_sockets
 from pigparlor.tournaments.routing import websocket_urlpatterns as tournament_sockets
-from tests.tables.helpers import db, drain, json_frames, make_user, receive_until
+from tests.tables.helpers import db, json_frames, make_user, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter([*api_sockets, *table_sockets, *lobby_sockets, *tournament_sockets])
@@ -60,13 +62,10 @@ async def closed_with_4401(socket) -> list[str]:
         frames.append(message["text"])
 
 
-async def still_open(socket) -> None:
-    """A table socket answers a snapshot request, and nothing closed it first."""
-    await drain(socket)
-    await socket.send_to(text_data='{"type": "snapshot"}')
-    frames = await receive_until(socket, lambda got: any("table-version" in frame or '"state"' in frame
-                                                         for frame in got))
-    assert frames
+async def still_open(socket, words: str) -> None:
+    """A table socket is open: a chat line it sends comes back to it (the table's room)."""
+    await socket.send_to(text_data=json.dumps({"type": "chat", "text": words}))
+    await receive_until(socket, lambda got: any(words in frame for frame in got))
 
 
 async def table_for(user):
@@ -93,8 +92,8 @@ async def test_a_password_change_closes_the_other_logins_sockets_of_every_kind_a
         if kind in ("table", "lobby"):  # the pages that have a place to say it
             assert any("the password was changed: log in again" in frame for frame in frames), kind
     # The changing login's sockets and the API token's (a credential of its own) stay open.
-    await still_open(mine["table"])
-    await still_open(program["api"])
+    await still_open(mine["table"], "still here")
+    await still_open(program["api"], "my program too")
     assert await db(Presence.objects.filter(user=ana).count)() == 5
     for socket in (*mine.values(), *theirs.values(), *program.values()):
         await socket.disconnect()
@@ -133,6 +132,6 @@ async def test_logging_out_closes_that_logins_player_and_tournament_sockets():
     assert (await db(browser.post)("/accounts/logout/")).status_code == 302
     for socket in sockets.values():
         await closed_with_4401(socket)
-    await still_open(others["table"])  # another login of the same player stays
+    await still_open(others["table"], "still here")  # another login of the same player stays
     for socket in (*sockets.values(), *others.values()):
         await socket.disconnect()

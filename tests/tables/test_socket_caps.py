@@ -13,7 +13,7 @@ from pigparlor.tables import presence, services, timing
 from pigparlor.tables.models import Presence, ServerProcess
 from pigparlor.tables.routing import websocket_urlpatterns as table_sockets
 from pigparlor.tournaments.routing import websocket_urlpatterns as tournament_sockets
-from tests.tables.helpers import db, drain, json_frames, make_user
+from tests.tables.helpers import db, json_frames, make_user, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 APP = URLRouter([*api_sockets, *table_sockets, *lobby_sockets, *tournament_sockets])
@@ -64,7 +64,7 @@ async def test_a_visitor_address_may_hold_only_so_many_table_sockets(settings):
     assert await rows(kind="table", user=None, address="198.51.100.9") == 1
     await first.disconnect()
     again = await connect(path)
-    assert "table-version" in "".join(await drain(again))
+    await receive_until(again, lambda got: any("table-version" in frame for frame in got))
     for socket in (second, elsewhere, again):
         await socket.disconnect()
     assert await rows() == 0
@@ -81,7 +81,7 @@ async def test_a_table_takes_only_so_many_watchers_but_its_players_always_get_in
     assert "this table has 2 watchers already" in frames[0]
     assert "this table has 2 watchers already" in (await refused(await connect(path, address="198.51.100.2")))[0]
     host = await connect(path, ana)  # the host's seat
-    assert "table-version" in "".join(await drain(host))
+    await receive_until(host, lambda got: any("table-version" in frame for frame in got))
     assert await rows(table_id=table.pk) == 3 and await db(lambda: type(table).objects.get(pk=table.pk).watchers)() == 2
     for socket in (*watchers, host):
         await socket.disconnect()
