@@ -50,6 +50,14 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def movers(players: list[dict], seat: int | None) -> dict[int, str]:
+    """Who makes each seat's moves, as the viewer at ``seat`` reads it: the platform's
+    ``label`` for each player ("You", "Ana", or while a bot stands in, "Bot for you"),
+    else "You" for the viewer's own seat and the name for the others."""
+    return {player["index"]: player.get("label") or ("You" if player["index"] == seat else player["name"])
+            for player in players}
+
+
 def word_list(words: list[str]) -> str:
     """"Ana", "Ana and Bo", "Ana, Bo and Cy": words joined as a sentence lists them."""
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)

@@ -186,6 +186,13 @@ class Engine:
     def outcome(self, state: State) -> Outcome | None:
         raise NotImplementedError
 
+    def clock_plays_for(self, state: State) -> frozenset[int]:
+        """The seats whose own move the clock makes when it acts on this state: their
+        time ran out (a missed turn, a choice not made). Empty when the clock's move
+        only moves the game along (a pause ends, a window closes) and nobody missed
+        anything. The platform counts these as the seats' timeouts."""
+        raise NotImplementedError
+
     def hidden_cards(self, state: State, seat: int | None) -> frozenset[int]:
         """Ids of the cards ``seat`` (None = spectator) may not see now."""
         raise NotImplementedError

@@ -129,6 +129,10 @@ class OinkEngine(Engine):
     def next_deadline(self, state):
         return state.deadline_at
 
+    def clock_plays_for(self, state):
+        """O2: only a flip the flipper let run out; the gap and the slap window are nobody's turn."""
+        return frozenset({state.flipper}) if state.phase is Phase.FLIP else frozenset()
+
     def view(self, state, seat):
         return build_view(state, seat)
 

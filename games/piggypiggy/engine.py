@@ -143,6 +143,12 @@ class PiggyPiggyEngine(Engine):
             return state.turn_deadline
         return None
 
+    def clock_plays_for(self, state: State) -> frozenset[int]:
+        """PG5: the player asked to add cards; PG12: the player whose turn it is."""
+        if state.phase is Phase.INHERIT:
+            return frozenset({state.prompt.seat})
+        return frozenset({state.current}) if state.phase is Phase.PLAY else frozenset()
+
     def outcome(self, state: State) -> Outcome | None:
         """PG10: the player at 8 points wins; the others rank by points, then by pigs held."""
         if state.phase is not Phase.OVER:

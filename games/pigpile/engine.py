@@ -84,6 +84,12 @@ class PigPileEngine(Engine):
             return state.began_ms + CHOOSE_SECONDS * 1000
         return state.began_ms + turn_limit_ms(state.turn_seconds)
 
+    def clock_plays_for(self, state: PigPileState) -> frozenset[int]:
+        """PP1: everyone still choosing face-up cards; PP21: the player whose turn it is."""
+        if state.phase is Phase.CHOOSE:
+            return frozenset(seat for seat in range(state.seats) if not state.face_up[seat])
+        return frozenset({state.turn}) if state.phase is Phase.PLAY else frozenset()
+
     def outcome(self, state: PigPileState) -> Outcome | None:
         if state.phase is not Phase.OVER:
             return None

@@ -100,6 +100,13 @@ class SnoutEngine(Engine):
     def next_deadline(self, state: SnoutState) -> int | None:
         return state.deadline
 
+    def clock_plays_for(self, state: SnoutState) -> frozenset[int]:
+        """S3: everyone who has not chosen their pass; S6: the tosser. The Snout window
+        and the pause after a round end on their own: nobody missed a turn there."""
+        if state.phase is Phase.PASS:
+            return frozenset(seat for seat in range(state.seats) if not state.passes[seat])
+        return frozenset({state.tosser}) if state.phase is Phase.TOSS else frozenset()
+
     def outcome(self, state: SnoutState) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:
             return None

@@ -80,7 +80,7 @@ def offline(request):
 
 
 def your_running_tables(user):
-    return Table.objects.filter(status=RUNNING, seat_set__user=user).distinct()
+    return Table.objects.filter(status=RUNNING, seat_set__user=user, seat_set__resigned=False).distinct()
 
 
 @require_GET

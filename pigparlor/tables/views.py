@@ -14,7 +14,7 @@ from django.shortcuts import render
 from pigparlor.tables import rendering
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.lessons import lesson_offered
-from pigparlor.tables.models import ActionLog
+from pigparlor.tables.models import TIMEOUTS_BEFORE_BOT, ActionLog
 
 # How many tables' "a bot played for you" notices a session remembers having shown.
 NOTICES_KEPT = 20
@@ -42,6 +42,7 @@ def table_page(request, table_id: int):
         "min_show_ms": 0 if snapshot.game.engine.realtime else settings.PIGPARLOR_MIN_SHOW_MS,
         "realtime": snapshot.game.engine.realtime,
         "game_stylesheet": game_stylesheet(snapshot.game.slug),
+        "turns_before_bot": TIMEOUTS_BEFORE_BOT, "grace_s": settings.PIGPARLOR_SEAT_GRACE_MS // 1000,
     })
 
 

@@ -10,6 +10,8 @@
 // - [data-salt] on a form or an htmx button that takes a seat: the request carries
 //   "salt", fresh random bytes this browser adds to the deal (docs/fairness.md);
 // - body[data-badge]: where to ask how many tables wait on you, for the app icon's badge;
+// - #inbox-button: opens and closes the notifications menu (#inbox-panel) in the header; Escape
+//   or a click elsewhere closes it. The player socket keeps its list (#inbox-items) fresh;
 // - [data-install]: shown when the browser offers to install the app (beforeinstallprompt),
 //   and [data-ios-install]: shown in iOS Safari, which never does (add to home screen by hand).
 // - A press holds a live area's frames. A frame that replaces the control under a finger
@@ -218,6 +220,29 @@
   }
   window.addEventListener("load", refreshBadge);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { refreshBadge(); } });
+
+  // The notifications menu: a disclosure button and its panel.
+  function inboxOpen(open, focusButton) {
+    var button = document.getElementById("inbox-button");
+    var panel = document.getElementById("inbox-panel");
+    if (!button || !panel) { return; }
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    panel.hidden = !open;
+    if (!open && focusButton) { button.focus(); }
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest) { return; }
+    if (target.closest("#inbox-button")) {
+      inboxOpen(document.getElementById("inbox-panel").hidden, false);
+    } else if (!target.closest("#inbox-panel")) {
+      inboxOpen(false, false);
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    var panel = document.getElementById("inbox-panel");
+    if (event.key === "Escape" && panel && !panel.hidden) { inboxOpen(false, true); }
+  });
 
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input[data-select-on-focus]")) { event.target.select(); }

@@ -27,6 +27,11 @@
 //   its twin, so no click. site.js tracks the press for every live area
 //   (window.pigParlorPress, 1 s at most; none in a real-time game); this page's socket
 //   is data-paced, so its frames wait here, in the same queue as the pacing.
+// - The dock: on your move a game keeps the parts you act with (the prompt, the hand)
+//   at the bottom edge of the screen (its CSS makes them position: sticky; bottom: 0,
+//   docs/platform.md §5). Several docked parts stack: each one's bottom offset is the
+//   height of the docked parts shown below it, set here after every frame and whenever
+//   a docked part changes size (a picked card opens its counts).
 // - Focus survives a frame: a frame swaps whole parts of the board, so the focused
 //   control is replaced by its twin (same id, or the same kind of control with the
 //   same card/key under the same part); the twin gets the focus back. Without it the
@@ -117,6 +122,33 @@
     });
   }
 
+  function isDocked(elt) {
+    var style = window.getComputedStyle(elt);
+    return style.position === "sticky" && style.top === "auto" && style.display !== "none";
+  }
+
+  var dockWatch = window.ResizeObserver ? new window.ResizeObserver(function () { dock(); }) : null;
+  var docked = [];
+
+  function dock() {
+    var parts = Array.prototype.slice.call(socketElt.children);
+    parts.forEach(function (elt) { if (elt.style.bottom && !isDocked(elt)) { elt.style.removeProperty("bottom"); } });
+    var now = parts.filter(isDocked).map(function (elt, index) {
+      return {elt: elt, order: Number(window.getComputedStyle(elt).order) || 0, index: index};
+    }).sort(function (a, b) { return a.order - b.order || a.index - b.index; }).map(function (item) { return item.elt; });
+    var below = 0;
+    for (var i = now.length - 1; i >= 0; i--) {
+      var offset = below + "px";
+      if (now[i].style.bottom !== offset) { now[i].style.bottom = offset; }
+      below += now[i].offsetHeight;
+    }
+    if (dockWatch && (now.length !== docked.length || now.some(function (elt, i) { return elt !== docked[i]; }))) {
+      dockWatch.disconnect();
+      now.forEach(function (elt) { dockWatch.observe(elt); });
+    }
+    docked = now;
+  }
+
   function tick() {
     document.querySelectorAll(".countdown[data-deadline-ms]").forEach(function (elt) {
       var left = Math.max(0, Number(elt.dataset.deadlineMs) - Date.now());
@@ -164,12 +196,20 @@
   // socket's first frame redraws the page just served; replacing identical controls
   // dropped a key press half-way (Space's keyup landed on the new twin: no click).
   // The version marker and the ping are always swapped: their arrival is the news.
+  // The part as the server sent it: without the dock's offset, the one thing this page adds.
+  function undocked(target) {
+    if (!target.hasAttribute("style")) { return target; }
+    var copy = target.cloneNode(true);
+    copy.removeAttribute("style");
+    return copy;
+  }
+
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;
     if (!target || !fragment || !event.detail.shouldSwap || target.id === "table-version" || target.id === "table-ping") { return; }
     var fresh = fragment.childNodes.length === 1 ? fragment.firstChild : null;
-    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(target)) { event.detail.shouldSwap = false; }
+    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(undocked(target))) { event.detail.shouldSwap = false; }
   });
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -232,6 +272,7 @@
 
   socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
     restoreFocus();
+    dock();  // before the time is noted: it reads the new parts' styles, a moment under load
     if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
     // Counted from when the change is on the page: under load a swap itself takes time.
     if (isFrame(event.detail.message)) { shownAt = Date.now(); }
@@ -261,7 +302,16 @@
     if (!reloading) { reloading = true; window.location.reload(); }
   });
 
+  // "Leave table" opens its dialog, which says what leaving costs (templates/tables/_leave.html).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest(".leave-open") : null;
+    var dialog = button && document.getElementById(button.getAttribute("aria-controls"));
+    if (dialog) { event.preventDefault(); dialog.showModal(); }
+  });
+
   markLastMover();
+  dock();
+  window.addEventListener("resize", dock);
   tick();
   window.setInterval(tick, 250);
 })();

@@ -218,8 +218,8 @@ def post_as_htmx(page, path: str) -> int:
 
 
 def leave(page, table_id: int) -> None:
-    """Give the seat to a bot, as the lobby's Leave button does, once this page's table
-    socket is open (opening one takes a seat back)."""
+    """Leave the table for good, as the table's Leave button does (a bot plays the seat to
+    the end), once this page's table socket is open."""
     page.wait_for_function("() => { const status = document.getElementById('table-connection');"
                            " return !status || status.textContent === ''; }")
     assert post_as_htmx(page, f"/lobby/tables/{table_id}/leave/") in (200, 204)
@@ -251,8 +251,7 @@ def note_arrivals(page, area: str, part: str) -> None:
 
 
 def wait_until_over(page, base_url, table_id: int, limit_s: float = 240) -> None:
-    """Leave the table page (opening one takes the seat back) and wait, over plain HTTP,
-    until the bots have finished the game."""
+    """Leave the table page and wait, over plain HTTP, until the bots have finished the game."""
     page.goto("about:blank")
     deadline = time.monotonic() + limit_s
     while "Game over" not in page.request.get(f"{base_url}/tables/{table_id}/").text():

@@ -89,7 +89,7 @@ def test_two_friends_and_two_bots_play_live_and_one_reloads_mid_game(live_site, 
         # Both leave: bots take their seats and finish; the standings still name them.
         for page in (ana, bea):
             leave(page, table_id)
-        bea.goto("about:blank")  # an open table page takes its seat back
+        bea.goto("about:blank")
         wait_until_over(ana, live_site, table_id)
         for page in (ana, bea):
             page.goto(f"{live_site}/tables/{table_id}/")

@@ -225,6 +225,13 @@ def test_rules_page_renders_the_markdown(client, count_game, tmp_path, monkeypat
     assert "<td><strong>ten</strong> wins</td>" in html
 
 
+@pytest.mark.parametrize("slug", ["oink", "pigpile", "piggypiggy", "snout"])
+def test_every_games_rules_page_ends_with_the_same_missed_turns_and_leaving(client, slug):
+    html = client.get(reverse("lobby:rules", args=[slug])).content.decode()
+    assert '<h2 id="missed-turns-and-leaving">Missed turns and leaving</h2>' in html
+    assert "after 3 missed turns in a" in html and "Only leaving counts against you" in html
+
+
 def test_rules_page_without_a_file_says_so(client, count_game, tmp_path, monkeypatch):
     from pigparlor.lobby import rules
 

@@ -94,11 +94,13 @@ def test_an_alt_that_leaves_at_once_feeds_its_host_nothing_game_after_game(count
     call_command("ratings", "--check")
 
 
-def test_leaving_at_the_start_and_coming_back_for_the_end_is_leaving(count_game, monkeypatch):
-    """The bot plays the seat's first two moves, the player takes the seat back for the
-    last (any socket does): the result is the bot's, so the player is rated last
-    whatever it scored, and the people at the table gain nothing from them."""
+def test_leaving_at_the_start_and_coming_back_for_the_end_is_leaving(count_game, monkeypatch, settings):
+    """The bot plays the seat's first two moves (its player never opened the table: the
+    seat grace ran out), the player takes the seat back for the last (any socket does):
+    the result is the bot's, so the player is rated last whatever it scored, and the
+    people at the table gain nothing from them."""
     monkeypatch.setitem(count_game.bots, "sensible", FirstCard())
+    settings.PIGPARLOR_SEAT_GRACE_MS = 0
     seed = deal_of_six_moves()
     farmer, other = make_user("farmer"), make_user("other")
     before_other = standing(other, "countgame")
@@ -106,7 +108,9 @@ def test_leaving_at_the_start_and_coming_back_for_the_end_is_leaving(count_game,
         created = services.create_table(host=farmer, game="countgame", seats=2, rated=True)
         Table.objects.filter(pk=created.pk).update(seed=seed, commitment=commitment(seed))
         services.join_table(created, other)
-        services.leave_table(table(created.pk), farmer)
+        presence.open_socket(created.pk, other, f"other-{created.pk}")  # the other player is there
+        step_clock(created.pk)  # the farmer is not: a bot takes the seat
+        assert table(created.pk).seat_set.get(index=0).replaced
         finished = play_out(created.pk, {0: farmer, 1: other}, come_back=(0, farmer, 2))
         assert not finished.seat_set.get(index=0).replaced  # back in the seat at the end
         assert ActionLog.objects.filter(table=finished, seat=0, user=farmer).count() == 1

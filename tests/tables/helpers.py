@@ -40,6 +40,15 @@ async def open_socket(user, table_id: int, *, api: bool = False, invite: str | N
     return communicator
 
 
+async def frame_with(socket, needle: str, limit: int = 20) -> str:
+    """The first frame containing ``needle`` (earlier ones are skipped)."""
+    for _ in range(limit):
+        frame = await socket.receive_from(timeout=10)
+        if needle in frame:
+            return frame
+    raise AssertionError(f"no frame with {needle!r}")
+
+
 async def drain(communicator, settle: float = 0.05) -> list[str]:
     """Every frame the socket has received until it stays quiet for ``settle`` s."""
     frames = []

@@ -231,7 +231,7 @@ async def test_take_my_seat_back_button(count_game):
     await db(presence.reclaim_seat)(table_id, await db(make_user)("nobody"))  # not seated: nothing happens
     await db(lambda: Table.objects.filter(pk=table_id).update(seats_rev=99))()
     await socket.send_to(text_data='{"type": "snapshot"}')
-    assert "Take my seat back" in "".join(await drain(socket))
+    assert "I’m here — take my seat back" in "".join(await drain(socket))
     await socket.send_to(text_data=json.dumps({"control": "reclaim", "HEADERS": {}}))
     await drain(socket)
     assert not (await db(Seat.objects.get)(table_id=table_id, index=0)).replaced

@@ -15,7 +15,7 @@ from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import live, progress, services
 from pigparlor.tournaments.routing import websocket_urlpatterns
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user, open_socket
+from tests.tables.helpers import frame_with, make_user, open_socket
 from tests.tournament_pages.helpers import make_tournament, start_now
 from tests.tournaments import helpers as core
 
@@ -35,15 +35,6 @@ async def connect(path, user=None):
     communicator.scope["user"] = user or AnonymousUser()
     connected, _ = await communicator.connect(timeout=10)
     return communicator, connected
-
-
-async def frame_with(socket, needle: str, limit: int = 20) -> str:
-    """The first frame containing ``needle`` (earlier ones are skipped)."""
-    for _ in range(limit):
-        frame = await socket.receive_from(timeout=10)
-        if needle in frame:
-            return frame
-    raise AssertionError(f"no frame with {needle!r}")
 
 
 async def test_the_page_socket_sends_the_board_then_every_change(count_game):
@@ -107,6 +98,8 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
     ana = users[0]
     banner, connected = await connect("/ws/player/", ana)
     assert connected
+    menu = await banner.receive_from(timeout=10)  # the notifications menu, with nothing in it
+    assert 'id="inbox-count"' in menu and "Nothing is waiting for you." in menu
     assert await banner.receive_nothing(timeout=0.2)  # nothing is ready yet
     await db(start_now)(tournament, users)
     table_id = (await db(open_tables)(tournament))[ana.pk]
@@ -122,7 +115,7 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
 
     # Once the table is over, its banner goes away.
     await db(core.play_table)(table_id, random.Random(4))
-    assert (await again.receive_from(timeout=10)).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
+    assert (await frame_with(again, 'id="table-ready"')).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
     await again.disconnect()
 
 

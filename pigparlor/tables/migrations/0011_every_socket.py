@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_table_tutorial'),
+        ('tables', '0010_forgiving_timeouts_and_leave'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
