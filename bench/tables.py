@@ -83,6 +83,7 @@ def server_env(directory: Path) -> dict:
            # The bench's seats act as fast as the server answers: lift the per-socket rate limit.
            "PIGPARLOR_WS_BURST": "1000", "PIGPARLOR_WS_RATE": "1000",
            "PIGPARLOR_MAX_UNFINISHED_TABLES": "100000", "PIGPARLOR_TABLES_PER_MINUTE": "100000",
+           "PIGPARLOR_MAX_OPEN_SEATS": "100000",
            # An earlier row's tables stay idle after their sockets close: no bot takes an absent
            # player's seat (and plays it flat out through the clock) while later rows measure.
            "PIGPARLOR_SEAT_GRACE_MS": str(7 * 24 * 3600 * 1000)}

@@ -198,6 +198,10 @@ ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
 # Failed logins are throttled by axes below; allauth's own limit counted failures
 # per username from anywhere, so anyone could lock a known player out.
 ACCOUNT_RATE_LIMITS = {"login_failed": False}
+# allauth counts its other limits (sign-ups: 20 a minute from one address; password
+# changes, resets…) in Django's cache: the database's, so every process counts together
+# (the table is made by migration accounts/0004; docs/operations.md "Limits").
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pigparlor_cache"}}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
@@ -279,8 +283,13 @@ PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000")
 PIGPARLOR_WS_MAX_BYTES = 4096
 PIGPARLOR_WS_BURST = int(os.environ.get("PIGPARLOR_WS_BURST", "20"))
 PIGPARLOR_WS_RATE = float(os.environ.get("PIGPARLOR_WS_RATE", "10"))
-# Table sockets one user may hold open at once, over every table and both transports.
+# Socket caps (docs/operations.md "Socket caps"), each for one kind of socket (table sockets
+# over every table and both transports; lobby; tournament; player): the sockets one account
+# may hold open at once, and one address without an account.
 PIGPARLOR_MAX_SOCKETS_PER_USER = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_USER", "20"))
+PIGPARLOR_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("PIGPARLOR_MAX_SOCKETS_PER_ADDRESS", "20"))
+# Table sockets one table takes from people without a seat there (its players always get in).
+PIGPARLOR_MAX_WATCHERS_PER_TABLE = int(os.environ.get("PIGPARLOR_MAX_WATCHERS_PER_TABLE", "200"))
 # Presence: each serve process beats this often; a process whose beat is older than
 # the expiry is dead, and the sockets it held are forgotten (presence.sweep).
 PIGPARLOR_PRESENCE_BEAT_MS = int(os.environ.get("PIGPARLOR_PRESENCE_BEAT_MS", "5000"))
@@ -296,6 +305,8 @@ PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS = float(os.environ.get("PIGPARLOR_TOURNAME
 # are not over yet (open or running), and tables one user may create in any minute.
 PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
 PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
+# Seats one user may hold at tables that have not started (joined or hosted).
+PIGPARLOR_MAX_OPEN_SEATS = int(os.environ.get("PIGPARLOR_MAX_OPEN_SEATS", "10"))
 
 # Quick play: how long a player waits for people before bots fill the table, unless they
 # choose otherwise on the "Play now" form (seconds).

@@ -10,11 +10,14 @@ space) and refused when it
   the Japanese kana, with Han and Bopomofo, or with Han and Hangul);
 - reads as a platform name: a reserved word (``admin``, ``moderator``, ``guest``…) or a
   bot's name (the tables call bots "Sensible bot 2"; a name whose last word is
-  "bot" or a bot kind's "sensiblebot" is refused, "Talbot" is not);
+  "bot" or a bot kind's "sensiblebot" is refused, "Talbot" is not), whatever
+  stands for the number: a digit of any script (``٣``) or a letter that reads
+  as one (Cyrillic ``З``, ezh ``Ʒ``, ``O``, ``l``);
 - looks like another player's username or display name: their *skeletons* are
   equal. A skeleton is the name after NFKC, case folding and mapping every
   confusable character to its prototype with the confusables table of Unicode
-  TR39 (via ``confusable_homoglyphs``), so ``Ana``, ``АNA`` and ``ana`` share one.
+  TR39 (via ``confusable_homoglyphs``), so ``Ana``, ``АNA`` and ``ana`` share one;
+  letter pairs that read as one letter (``vv`` as ``w``, ``rn`` as ``m``) too.
 
 The skeletons of every user's names are kept in ``NameSkeleton`` rows
 (``remember``), so the look-up is one indexed query.
@@ -56,6 +59,8 @@ def _prototypes() -> dict[str, str]:
 
 PROTOTYPES = _prototypes()
 I_AND_L = str.maketrans({"i": "l"})
+# Two letters that read as one where they touch (TR39 maps single characters only).
+LETTER_PAIRS = (("vv", "w"), ("rn", "m"))
 
 
 def normalize(name: str) -> str:
@@ -67,18 +72,48 @@ def skeleton(name: str) -> str:
     reader can confuse. Case folds first (``PIG`` is ``pig``), then the
     prototypes map (a prototype may be upper case: fold again). Upper-case I
     looks like l, but folds to i: so i and l fold together last (``Ivan`` and
-    ``lvan`` collide; so, harmlessly, do ``Ai`` and ``Al``)."""
+    ``lvan`` collide; so, harmlessly, do ``Ai`` and ``Al``). Last, a pair of
+    letters that reads as one becomes that letter (``vvalter`` is ``walter``)."""
     text = unicodedata.normalize("NFKC", name).casefold()
     for _ in range(2):  # a mapped character may fold, and its folding may map again
         text = "".join(PROTOTYPES.get(character, character) for character in text).casefold()
-    return " ".join(text.translate(I_AND_L).split())
+    text = text.translate(I_AND_L)
+    for pair, letter in LETTER_PAIRS:
+        text = text.replace(pair, letter)
+    return " ".join(text.split())
 
 
-def _words(name: str) -> list[str]:
+def _digit_like_skeletons() -> frozenset[str]:
+    """The skeletons of what reads as a digit: each digit's own (``o`` for 0,
+    ``l`` for 1) and those of the characters whose prototype is a digit (Cyrillic
+    ``З`` and ezh ``Ʒ`` are 3s, but fold to ``з`` and ``ʒ`` before they map)."""
+    digits = set("0123456789")
+    return frozenset({skeleton(digit) for digit in digits} | {
+        skeleton(character) for character, prototype in PROTOTYPES.items()
+        if prototype in digits or PROTOTYPES.get(prototype) in digits})
+
+
+DIGIT_LIKE_SKELETONS = _digit_like_skeletons()
+
+
+def looks_like_digit(character: str) -> bool:
+    """A digit of any script (``٣``, ``३``), or a letter that reads as one."""
+    return unicodedata.category(character) == "Nd" or skeleton(character) in DIGIT_LIKE_SKELETONS
+
+
+def _words(name: str, *, number_like: bool = False) -> list[str]:
     """The skeletons of ``name``'s words, split at anything not a letter or digit,
-    without the digits at their ends (``Admin_2`` → ``admin``)."""
-    words = re.split(r"[\W_]+", unicodedata.normalize("NFKC", name).casefold())
-    return [skeleton(word) for word in (word.strip("0123456789") for word in words) if word]
+    without the digits at their ends (``Admin_2`` → ``admin``). ``number_like``:
+    a word's end also loses whatever reads as a digit, so "Sensible bot З" is
+    "Sensible bot 3", the tables' name for a bot."""
+    words = []
+    for word in re.split(r"[\W_]+", unicodedata.normalize("NFKC", name).casefold()):
+        word = word.strip("0123456789")
+        while number_like and word and looks_like_digit(word[-1]):
+            word = word[:-1]
+        if word:
+            words.append(skeleton(word))
+    return words
 
 
 RESERVED_WORD_SKELETONS = {skeleton(word): word for word in RESERVED_WORDS}
@@ -100,6 +135,7 @@ def _reads_as_the_sites(name: str) -> str | None:
     reserved.append(RESERVED_NAME_SKELETONS.get("".join(words)))
     if any(reserved):
         return f"“{next(filter(None, reserved))}” is reserved for the site: choose another name."
+    words = _words(name, number_like=True)
     if words and (words[-1] in BOT_WORD_SKELETONS or words[-1] in _bot_names()):
         return "Names that end in “bot” are kept for the site's bots: choose another name."
     return None

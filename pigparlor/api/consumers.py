@@ -18,17 +18,13 @@ import orjson
 
 from pigparlor.moderation.sockets import CHAT_TYPES, JsonChat
 from pigparlor.tables import rendering
-from pigparlor.tables.broadcast import token_group
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.sockets import TableSocket
 
 
 class ApiTableConsumer(JsonChat, TableSocket):
     last_frame: dict | None = None
-
-    def revocation_groups(self) -> list[str]:
-        token_id = self.scope.get("api_token_id")
-        return [token_group(token_id)] if token_id is not None else []
+    api = True
 
     async def send_state(self, snapshot, full: bool):
         frame = rendering.JSON.get((*snapshot.key, self.viewer))

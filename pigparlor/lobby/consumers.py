@@ -10,7 +10,6 @@ import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from pigparlor.accounts.guests import QUICK_PLAY_REFUSAL, is_guest
@@ -19,19 +18,17 @@ from pigparlor.lobby.listing import group_for_game, group_for_table, render_list
 from pigparlor.lobby.room import room_context
 from pigparlor.moderation.chat import lobby_room
 from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
-from pigparlor.tables.broadcast import session_group, user_group
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
-from pigparlor.tables.guard import RateLimit, read_message
+from pigparlor.tables.errors import BAD_REQUEST, TableError
+from pigparlor.tables.guard import GuardedSocket, RateLimit, read_message
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import UnknownGame, get_game
 
 
-class ReadOnlySocket(AsyncWebsocketConsumer):
-    group: str = ""
+class ReadOnlySocket(GuardedSocket):
+    kind = "lobby"
 
     async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.end()
 
     async def receive(self, text_data=None, bytes_data=None):
         """These sockets only listen; anything sent is ignored."""
@@ -48,7 +45,6 @@ class LobbyConsumer(HtmlChat, ReadOnlySocket):
 
     ticker: asyncio.Task | None = None
     shown: str = ""
-    personal_groups: list[str] = []
 
     async def connect(self):
         slug = self.scope["url_route"]["kwargs"]["slug"]
@@ -57,17 +53,12 @@ class LobbyConsumer(HtmlChat, ReadOnlySocket):
         except UnknownGame:
             await self.close(code=4404)
             return
-        self.group = group_for_game(slug)
+        # The user's group (joined by ``admit``) carries a chat timeout or mute too.
+        if not await self.admit():
+            return
         self.room = lobby_room(slug)
         self.limit = RateLimit()
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            # A logout or a ban closes this socket too (``socket.revoked``); a timeout or mute reaches it.
-            session_key = getattr(self.scope.get("session"), "session_key", None)
-            self.personal_groups = [user_group(user.pk), *([session_group(session_key)] if session_key else [])]
-            for group in self.personal_groups:
-                await self.channel_layer.group_add(group, self.channel_name)
+        await self.join_groups([group_for_game(slug)])
         await self.accept()
         # The "Play now" panel too: after a reconnect the old socket's wait is gone with it.
         self.shown = self.pool_html()
@@ -77,13 +68,10 @@ class LobbyConsumer(HtmlChat, ReadOnlySocket):
     async def disconnect(self, code):
         self.stop_ticking()
         await database_sync_to_async(pool.leave_pool)(self.channel_name)
-        for group in self.personal_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
         await super().disconnect(code)
 
-    async def socket_revoked(self, event):
-        await self.chat_refused(TableError(FORBIDDEN, event["reason"]))
-        await self.close(code=4401)
+    async def refuse(self, refusal: TableError):
+        await self.chat_refused(refusal)
 
     async def lobby_listing(self, event):
         await self.send(text_data=event["html"])
@@ -178,8 +166,9 @@ class WaitingRoomConsumer(ReadOnlySocket):
         if html is None:
             await self.close(code=4404)
             return
-        self.group = group_for_table(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.admit():
+            return
+        await self.join_groups([group_for_table(self.table_id)])
         await self.accept()
         await self.send(text_data=html)
 

@@ -19,12 +19,13 @@ from pigparlor.moderation.actions import action_url, action_view, refused
 from pigparlor.moderation.chat import REMOVED_TEXT
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, LiveRoom, ModAction, Report
 from pigparlor.moderation.permissions import is_moderator
+from pigparlor.tables.admin import ReadOnlyAdmin
 from pigparlor.tables.models import OPEN, RUNNING, ActionLog, Presence
 from pigparlor.tables.rendering import load_snapshot
 from pigparlor.tables.replay import OVER
 
 
-class ModeratorsOnly(admin.ModelAdmin):
+class ModeratorsOnly(ReadOnlyAdmin):
     """Visible to the Moderator group only; read-only for everyone."""
 
     actions = None
@@ -34,15 +35,6 @@ class ModeratorsOnly(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return is_moderator(request.user, f"view_{self.opts.model_name}")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def changelist_view(self, request, extra_context=None):
         if not self.has_view_permission(request):

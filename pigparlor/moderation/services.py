@@ -128,12 +128,13 @@ def ban_player(moderator, user_id, reason) -> ModAction:
     if Ban.objects.filter(user=player, lifted_at__isnull=True).exists():
         raise TableError(ILLEGAL, f"{player.get_username()} is already banned")
     Ban.objects.create(user=player, reason=reason)
+    # First, so the sockets say why (the deactivation below closes them too, credentials.py).
+    revoke_sockets(user_group(player.pk), f"you are banned: {reason}")
     player.is_active = False
     player.save(update_fields=["is_active"])
     for table in Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=player).distinct():
         for index in table.seat_set.filter(user=player).values_list("index", flat=True):
             tables.seat_bot(table, index)
-    revoke_sockets(user_group(player.pk), f"you are banned: {reason}")
     return _log(moderator, ModAction.BAN, player.get_username(), reason, target_user=player)
 
 

@@ -67,9 +67,24 @@ class TableAdmin(admin.ModelAdmin):
         return table.state if table.status in OVER else SECRET_UNTIL_OVER
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows shown, never added, changed or deleted here, to superusers too: a
+    service owns them (and writes its own audit)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(ActionLog)
-class ActionLogAdmin(admin.ModelAdmin):
-    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see."""
+class ActionLogAdmin(ReadOnlyAdmin):
+    """Only tables that are over: a running table's log names cards (a Snout! pass) its players may not see.
+    Read only, to superusers too: the log is what replays, verifies and rates a table."""
 
     list_display = ("table", "version", "seat", "action", "at_ms", "user")
     list_filter = ("table__game",)

@@ -39,25 +39,26 @@ def group_name(table_id: int) -> str:
     return f"{TABLE_GROUP_PREFIX}{table_id}"
 
 
-def session_group(session_key: str) -> str:
-    """The table sockets opened with one browser session (hashed: group names travel through Redis)."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+def session_group(login: str) -> str:
+    """The sockets opened in one browser log-in (``credentials.login_group``; hashed:
+    group names travel through Redis)."""
+    return "session-" + hashlib.sha256(login.encode()).hexdigest()[:40]
 
 
 def token_group(token_id: int) -> str:
-    """The table sockets opened with one API token."""
+    """The sockets opened with one API token."""
     return f"token-{token_id}"
 
 
 def user_group(user_id: int) -> str:
-    """Every socket one user holds open (tables over both transports, lobbies):
-    a ban closes them, a chat timeout or mute reaches them."""
+    """Every socket one user holds open, of every kind (``guard.GuardedSocket``):
+    a ban, a deactivation or a password change closes them, a chat timeout or mute reaches them."""
     return f"user-{user_id}"
 
 
 def revoke_sockets(group: str, reason: str) -> None:
-    """Close every table socket in ``group`` (its session logged out, its token
-    was revoked), in every process, once the current transaction commits."""
+    """Close every socket in ``group`` (its log-in ended, its token was revoked,
+    its user was banned), in every process, once the current transaction commits."""
     transaction.on_commit(lambda: group_send(group, {"type": "socket.revoked", "reason": reason}))
 
 

@@ -17,7 +17,7 @@ from django.utils.html import format_html
 
 from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
 from pigparlor.tables import presence, rendering, strict_json
-from pigparlor.tables.broadcast import call_then_send, session_group
+from pigparlor.tables.broadcast import call_then_send
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
@@ -28,11 +28,6 @@ VERSION_TEXT = re.compile(r"[0-9]{1,18}")
 class TableConsumer(HtmlChat, TableSocket):
     sent_parts: dict[str, str]
     anonymous_watchers = True  # a public table can be watched without an account
-
-    def revocation_groups(self) -> list[str]:
-        session = self.scope.get("session")
-        key = getattr(session, "session_key", None)
-        return [session_group(key)] if key else []
 
     async def send_state(self, snapshot, full: bool):
         if full or not hasattr(self, "sent_parts"):

@@ -1,14 +1,153 @@
-"""Per-socket limits: message size, a token-bucket rate limit, and the round-trip
-estimate real-time engines receive as ``rtt_ms``."""
+"""Every socket's guard: the door every consumer of the site passes
+(``GuardedSocket``: the socket caps, the end of its credentials, no send once
+closing), and the per-socket limits: message size, a token-bucket rate limit,
+and the round-trip estimate real-time engines receive as ``rtt_ms``."""
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 
+from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from pigparlor.tables import strict_json
-from pigparlor.tables.errors import BAD_REQUEST, TableError
+from pigparlor.tables import presence, strict_json
+from pigparlor.tables.broadcast import call_then_send
+from pigparlor.tables.credentials import credential_groups, revocation_applies
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+
+log = logging.getLogger(__name__)
+
+# Close codes: the socket's credentials ended (logout, password change, ban, revoked
+# token); a cap refused it (too many sockets, chat too fast is an error frame instead).
+CLOSED_CREDENTIALS, CLOSED_CAP = 4401, 4429
+
+
+def signed_in(scope):
+    """The socket's user, or None for a visitor without an account."""
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
+def client_address(scope) -> str:
+    """The client's address (Daphne takes it from X-Forwarded-For behind a proxy)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+class GuardedSocket(AsyncWebsocketConsumer):
+    """What every socket of the site does at its door and at its end:
+
+    - ``admit``: it takes a place under the socket caps of its ``kind``
+      (``presence.reserve``: per account, per visitor address, counted across
+      processes); past one it is accepted, told why (``refuse``) and closed
+      with 4429;
+    - it joins the groups that hear when its credentials end (``credentials``);
+      ``socket.revoked`` closes it with 4401;
+    - however it ends (closed, crashed, cancelled) its place goes (``end``);
+    - once closing it sends nothing more: a broadcast that races a close (the
+      peer's or its own) is dropped quietly, never an error; a message it has
+      no handler for is ignored.
+    """
+
+    kind = ""
+    api = False  # the JSON API's socket (a token, not a browser session)
+    placed = False
+    closing = False
+    place_table_id: int | None = None
+    groups_joined: list[str] = []
+    credentials: list[str] = []
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.end()
+
+    async def dispatch(self, message):
+        """A message this kind of socket has no use for is ignored, not a crash: the
+        user's group carries every kind's (a chat timeout reaches the player socket
+        too), and the player group may carry more kinds later."""
+        if getattr(self, get_handler_name(message), None) is None:
+            log.debug("%s socket ignores %s", self.kind, message.get("type"))
+            return
+        await super().dispatch(message)
+
+    async def admit(self) -> bool:
+        """Take this socket's place and join its credentials' groups; False (and
+        closed) past a cap."""
+        def reserve():
+            presence.reserve(self.kind, signed_in(self.scope), client_address(self.scope), self.channel_name)
+            return credential_groups(self.scope)
+
+        try:
+            self.placed = True  # from here on, however the consumer ends, its place goes
+            groups = await call_then_send(reserve)
+        except TableError as refusal:
+            self.placed = False
+            await self.turn_away(refusal)
+            return False
+        self.credentials = groups
+        await self.join_groups(groups)
+        return True
+
+    async def turn_away(self, refusal: TableError) -> None:
+        await self.accept()
+        await self.refuse(refusal)
+        await self.close(code=CLOSED_CAP if refusal.code == "rate_limited" else 4403)
+
+    async def join_groups(self, groups: list[str]) -> None:
+        """Join ``groups``; ``end`` leaves them."""
+        self.groups_joined = [*self.groups_joined, *groups]
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def refuse(self, refusal: TableError) -> None:
+        """Tell the client why its message or its socket was refused (each kind its own way)."""
+
+    async def socket_revoked(self, event):
+        """The credentials this socket opened with ended: refuse and close now."""
+        if not revocation_applies(event, self.credentials, self.api):
+            return
+        await self.refuse(TableError(FORBIDDEN, event["reason"]))
+        await self.close(code=CLOSED_CREDENTIALS)
+        await self.end()
+
+    async def end(self) -> None:
+        """Forget this socket's place and leave its groups (once)."""
+        if not self.placed:
+            return
+        self.placed = False
+        # The database first: the channel layer may be what just failed (Redis down).
+        await call_then_send(presence.close_socket, self.place_table_id, self.channel_name)
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # membership expires with the layer's group_expiry anyway
+                log.warning("could not leave %s for %s", group, self.channel_name, exc_info=True)
+
+    async def websocket_disconnect(self, message):
+        self.closing = True
+        await super().websocket_disconnect(message)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:  # Daphne: the peer is closing ("Attempt to send on a closed protocol")
+            self.closing = True
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        self.closing = True
+        try:
+            await super().close(code=code, reason=reason)
+        except Disconnected:
+            pass
 
 
 class RateLimit:

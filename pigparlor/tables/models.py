@@ -145,22 +145,35 @@ class Seat(models.Model):
 
 
 class Presence(models.Model):
-    """One open table socket: whose (nobody's for a visitor without an account), at
-    which table, held by which server process.
+    """One open socket of the site: whose (nobody's for a visitor without an
+    account, then from which address), of which kind (``table``, ``lobby``,
+    ``tournament``, ``player``), at which table for a table socket, held by which
+    server process. The socket caps count these rows (presence.reserve), so they
+    hold across processes; a table's seats are recounted from its rows.
 
     A process that dies leaves its rows behind; they are swept once its heartbeat
     (``ServerProcess``) expires, so a seat is "connected" only while a live
     process holds a socket of its owner (presence.sweep)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    KINDS = ("table", "lobby", "tournament", "player")
+
+    kind = models.CharField(max_length=12, default="table")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="presences")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                              related_name="table_presences")
+    # The client's address (behind a proxy, from X-Forwarded-For: docs/operations.md).
+    address = models.CharField(max_length=64, blank=True, default="")
     process = models.CharField(max_length=32, db_index=True)
     channel = models.CharField(max_length=200, unique=True)
     opened_ms = models.BigIntegerField()
 
+    class Meta:
+        indexes = [models.Index(fields=["kind", "user"], name="presence_kind_user"),
+                   models.Index(fields=["kind", "address"], name="presence_kind_address")]
+
     def __str__(self):
-        return f"{self.user_id} at table {self.table_id} via {self.process}"
+        where = f"at table {self.table_id}" if self.table_id else f"on a {self.kind} page"
+        return f"{self.user_id or self.address} {where} via {self.process}"
 
 
 class ServerProcess(models.Model):

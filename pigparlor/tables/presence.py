@@ -1,10 +1,20 @@
-"""Who is at the table: sockets coming and going, timeouts, bots standing in.
+"""Who is at the table: sockets coming and going, timeouts, bots standing in;
+and the caps on open sockets.
 
-Every open table socket is a ``Presence`` row naming its process; each
-``serve`` process beats (``ServerProcess``) and sweeps the rows of processes
-whose beat expired and of its own consumers that died without closing. A
-seat's ``connections`` is recounted from the rows under the table's lock, so no
-crash, restart or change of occupant can leave a phantom connection behind.
+Every open socket of the site is a ``Presence`` row naming its process (a
+table socket's names its table too); each ``serve`` process beats
+(``ServerProcess``) and sweeps the rows of processes whose beat expired and of
+its own consumers that died without closing. A seat's ``connections`` is
+recounted from the rows under the table's lock, so no crash, restart or change
+of occupant can leave a phantom connection behind.
+
+**Caps** (``reserve``, docs/operations.md "Socket caps"): of each kind of socket
+(table, lobby, tournament, player) one account may hold
+``PIGPARLOR_MAX_SOCKETS_PER_USER`` and one visitor address without an account
+``PIGPARLOR_MAX_SOCKETS_PER_ADDRESS``; a table takes at most
+``PIGPARLOR_MAX_WATCHERS_PER_TABLE`` sockets of people without a seat there
+(its players always get in). The counts are rows in the database, taken under a
+lock every process shares, so the caps hold across processes.
 
 Timeouts forgive (docs/rules/timeouts.md): when a player's time runs out the
 clock plays that move for them (the engine's own timeout move) and the seat stays
@@ -21,9 +31,10 @@ import asyncio
 import logging
 import uuid
 from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit, call_then_send
@@ -40,8 +51,20 @@ BOT_SPANS_KEPT = 4
 
 # This process, as its presence rows and heartbeat name it.
 PROCESS_ID = uuid.uuid4().hex
-# The table sockets open in this process right now: channel name → (table id, user id or None).
-LIVE_CHANNELS: dict[str, tuple[int, int | None]] = {}
+
+
+class Held(NamedTuple):
+    """A socket open in this process: its table (None for the other kinds), its
+    user (None for a visitor), its kind, and a visitor's address."""
+
+    table_id: int | None
+    user_id: int | None
+    kind: str = "table"
+    address: str = ""
+
+
+# The sockets open in this process right now, by channel name.
+LIVE_CHANNELS: dict[str, Held] = {}
 
 
 def grace_ms() -> int:
@@ -222,31 +245,70 @@ def max_sockets() -> int:
     return settings.PIGPARLOR_MAX_SOCKETS_PER_USER
 
 
-def open_socket(table_id: int, user, channel: str) -> None:
+def _hold_lock(name: str) -> None:
+    """Inside a transaction: wait for the lock called ``name`` and hold it until the
+    transaction ends, in every process. PostgreSQL: an advisory lock. SQLite needs
+    none: each write transaction holds the whole database (``IMMEDIATE``)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [name])
+
+
+def reserve(kind: str, user, address: str, channel: str, table_id: int | None = None) -> None:
+    """A socket's place under its caps: its account's (or, for a visitor, its
+    address's) sockets of this kind are counted under a lock on that count, and
+    past the cap it is refused (``rate_limited``); else its row is written."""
+    if user is not None:
+        cap, mine, whose = max_sockets(), {"user": user}, "you have"
+    else:
+        cap, mine, whose = settings.PIGPARLOR_MAX_SOCKETS_PER_ADDRESS, {"user": None, "address": address}, \
+            "your address has"
+    with transaction.atomic():
+        _hold_lock(f"sockets:{kind}:{user.pk if user is not None else 'address ' + address}")
+        if table_id is not None and not Table.objects.filter(pk=table_id).exists():
+            raise TableError(NOT_FOUND, "no such table")
+        if Presence.objects.filter(kind=kind, **mine).count() >= cap:
+            advice = "close some tabs or programs first" if user is not None else "sign in, or close some tabs first"
+            raise TableError(RATE_LIMITED, f"{whose} {cap} {kind} connection{'s' if cap != 1 else ''} open already: "
+                                           f"{advice}")
+        Presence.objects.create(kind=kind, table_id=table_id, user=user, address=address if user is None else "",
+                                process=PROCESS_ID, channel=channel, opened_ms=epoch_ms())
+    LIVE_CHANNELS[channel] = Held(table_id, user.pk if user is not None else None, kind,
+                                  address if user is None else "")
+
+
+def open_socket(table_id: int, user, channel: str, address: str = "") -> None:
     """A table socket of ``user`` (None: a visitor without an account, who can
     only watch) opened in this process. The seat's owner is back: they get
-    their seat back from a stand-in bot. Refused past the per-user socket limit."""
-    if user is not None and Presence.objects.filter(user=user).count() >= max_sockets():
-        raise TableError(RATE_LIMITED, f"you have {max_sockets()} table connections open already: "
-                                       "close some tabs or programs first")
+    their seat back from a stand-in bot. Refused past the caps: the user's (or
+    the visitor address's) table sockets, and the table's watchers."""
+    reserve("table", user, address, channel, table_id)
 
     def arrive(table, seats):
-        Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel, opened_ms=epoch_ms())
+        seated = {seat.user_id for seat in seats if seat.user_id is not None}
+        if user is None or user.pk not in seated:
+            watchers = Presence.objects.filter(table_id=table.pk).exclude(user_id__in=seated).count()
+            if watchers > settings.PIGPARLOR_MAX_WATCHERS_PER_TABLE:
+                raise TableError(RATE_LIMITED, f"this table has {settings.PIGPARLOR_MAX_WATCHERS_PER_TABLE} "
+                                               "watchers already: try again later")
         return user is not None and _take_seat_back(table, seats, user)
 
-    LIVE_CHANNELS[channel] = (table_id, user.pk if user is not None else None)
     try:
         if not _presence_changed(table_id, epoch_ms(), arrive):
             raise TableError(NOT_FOUND, "no such table")
     except BaseException:
-        LIVE_CHANNELS.pop(channel, None)
+        close_socket(table_id, channel)
         raise
 
 
-def close_socket(table_id: int, channel: str) -> None:
-    """A table socket closed: its owner may now be absent."""
+def close_socket(table_id: int | None, channel: str) -> None:
+    """A socket closed (a table socket's owner may now be absent)."""
     LIVE_CHANNELS.pop(channel, None)
-    _presence_changed(table_id, epoch_ms(), _forget(Presence.objects.filter(channel=channel)))
+    rows = Presence.objects.filter(channel=channel)
+    if table_id is None:
+        rows.delete()
+    else:
+        _presence_changed(table_id, epoch_ms(), _forget(rows))
 
 
 def reclaim_seat(table_id: int, user) -> None:
@@ -265,19 +327,24 @@ def beat(now: int | None = None) -> None:
     if not revived:
         return
     by_table = defaultdict(list)
-    for channel, (table_id, user_id) in list(LIVE_CHANNELS.items()):
-        by_table[table_id].append((channel, user_id))
+    for channel, held in list(LIVE_CHANNELS.items()):
+        by_table[held.table_id].append(channel)
 
-    def restore(sockets):
-        def change(table, seats):
-            for channel, user_id in sockets:
-                if channel in LIVE_CHANNELS:
+    def restore(channels):
+        def change(table=None, seats=None):
+            for channel in channels:
+                held = LIVE_CHANNELS.get(channel)
+                if held is not None:
                     Presence.objects.get_or_create(channel=channel, defaults={
-                        "table": table, "user_id": user_id, "process": PROCESS_ID, "opened_ms": now})
+                        "kind": held.kind, "table_id": held.table_id, "user_id": held.user_id,
+                        "address": held.address, "process": PROCESS_ID, "opened_ms": now})
         return change
 
-    for table_id, sockets in by_table.items():
-        _presence_changed(table_id, now, restore(sockets))
+    for table_id, channels in by_table.items():
+        if table_id is None:
+            restore(channels)()
+        else:
+            _presence_changed(table_id, now, restore(channels))
 
 
 def sweep(now: int | None = None, *, alone: bool = False) -> int:
@@ -308,7 +375,10 @@ def sweep(now: int | None = None, *, alone: bool = False) -> int:
             if channel not in LIVE_CHANNELS:
                 stale[table_id].append(pk)
     for table_id, rows in stale.items():
-        _presence_changed(table_id, now, _forget(Presence.objects.filter(pk__in=rows)))
+        if table_id is None:  # the other kinds: no seat to recount
+            Presence.objects.filter(pk__in=rows).delete()
+        else:
+            _presence_changed(table_id, now, _forget(Presence.objects.filter(pk__in=rows)))
     return sum(len(rows) for rows in stale.values())
 
 

@@ -111,6 +111,8 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
         salts[0] = inputs.salt(salt)
     if host is not None:
         limits.check_create(host)
+        if len(seated) + bots < seats:  # the host's seat waits for players
+            limits.check_open_seats(host)
     table = Table.objects.create(
         game=game, title=title, host=host, seats=seats, options=options, private=private,
         rated=(not private) if rated is None else rated, spectators_chat=spectators_chat, bot_kind=bot_kind,
@@ -152,6 +154,8 @@ def join_table(table, user, invite_code=None, salt=None) -> int:
     free = _kept_for(seats, user) or next((seat for seat in seats if seat.free_for(user)), None)
     if free is None:
         raise TableError(ILLEGAL, "every seat here is kept for the players of the last game")
+    if any(not seat.taken for seat in seats if seat is not free):  # the table still waits after this seat
+        limits.check_open_seats(user)
     free.user = user
     free.save(update_fields=["user"])
     _salt_seat(table, free.index, salt)
@@ -362,6 +366,8 @@ def set_salt(table_id, user, salt) -> None:
     mixed into the seed the engine deals from (``Table.deal_seed``,
     docs/fairness.md). A later salt from the same seat replaces the earlier."""
     salt = inputs.salt(salt)
+    if user is None:
+        raise TableError(FORBIDDEN, "watchers have no seat at this table")
     table = _locked(table_id)
     mine = next((seat for seat in _seats(table) if seat.user_id == user.pk), None)
     if mine is None:

@@ -17,13 +17,21 @@ import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from pigparlor.moderation.chat import table_room
 from pigparlor.tables import presence, rendering
-from pigparlor.tables.broadcast import call_then_send, group_name, user_group
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, RATE_LIMITED, TableError
-from pigparlor.tables.guard import RateLimit, RoundTrip, read_message
+from pigparlor.tables.broadcast import call_then_send, group_name
+from pigparlor.tables.credentials import credential_groups
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, TableError
+from pigparlor.tables.guard import (
+    CLOSED_CREDENTIALS,
+    GuardedSocket,
+    RateLimit,
+    RoundTrip,
+    client_address,
+    read_message,
+    signed_in,
+)
 from pigparlor.tables.services import act, set_salt
 from pigparlor.tables.timing import epoch_ms
 
@@ -36,12 +44,11 @@ QUICK_PINGS = 4
 QUICK_PING_SECONDS = 0.2
 
 
-class TableSocket(AsyncWebsocketConsumer):
+class TableSocket(GuardedSocket):
+    kind = "table"
     table_id: int
     invite: str | None = None
     viewer: int | None = None
-    present = False
-    groups_joined: list[str] = []
     sent_key: tuple[int, int] | None = None
     pinger: asyncio.Future | None = None
     # Whether a visitor without an account may connect, to watch a public table.
@@ -57,42 +64,33 @@ class TableSocket(AsyncWebsocketConsumer):
         await handler(message)
 
     # -- lifecycle -----------------------------------------------------------
-    async def __call__(self, scope, receive, send):
-        """However the consumer ends — closed, crashed, cancelled — its presence goes."""
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            await self.end()
-
     async def connect(self):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            if not self.anonymous_watchers:
-                await self.close(code=4401)
-                return
-            user = None
+        user = signed_in(self.scope)
+        if user is None and not self.anonymous_watchers:
+            await self.close(code=CLOSED_CREDENTIALS)
+            return
         self.user = user
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.table_id = self.place_table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.limit = RateLimit()
         self.round_trip = RoundTrip()
         self.invite = parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
+
+        def opening():
+            return rendering.load_snapshot(self.table_id), credential_groups(self.scope)
+
         try:
-            snapshot = await database_sync_to_async(rendering.load_snapshot)(self.table_id)
+            snapshot, self.credentials = await database_sync_to_async(opening)()
             rendering.viewer_for(snapshot, user, self.invite)
-            self.present = True  # from here on, however the consumer ends, its presence row goes
-            await call_then_send(presence.open_socket, self.table_id, user, self.channel_name)
+            self.placed = True  # from here on, however the consumer ends, its place goes
+            await call_then_send(presence.open_socket, self.table_id, user, self.channel_name,
+                                 client_address(self.scope))
         except TableError as refusal:
-            self.present = False
-            await self.accept()
-            await self.send_error(refusal)
-            await self.close(code=4429 if refusal.code == RATE_LIMITED else 4403)
+            self.placed = False
+            await self.turn_away(refusal)
             return
         self.room = table_room(self.table_id)
-        # A visitor without an account watches: no user group, nothing addressed to them.
-        self.groups_joined = [group_name(self.table_id), *([user_group(user.pk)] if user else []),
-                              *self.revocation_groups()]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        # A visitor without an account watches: nothing addressed to them.
+        await self.join_groups([group_name(self.table_id), *self.credentials])
         await self.accept()
         await self.resend()
         await self.join_chat()
@@ -106,28 +104,10 @@ class TableSocket(AsyncWebsocketConsumer):
         """Stop pinging and forget this socket's presence (once)."""
         if self.pinger is not None:
             self.pinger.cancel()
-        if not self.present:
-            return
-        self.present = False
-        # The database first: the channel layer may be what just failed (Redis down).
-        await call_then_send(presence.close_socket, self.table_id, self.channel_name)
-        for group in self.groups_joined:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # membership expires with the layer's group_expiry anyway
-                log.warning("could not leave %s for %s", group, self.channel_name, exc_info=True)
+        await super().end()
 
-    def revocation_groups(self) -> list[str]:
-        """The groups that hear when this socket's credentials end (a logout, a
-        revoked token): the subclass's. (A ban reaches every socket of the user
-        through ``user_group``.)"""
-        return []
-
-    async def socket_revoked(self, event):
-        """The session logged out or the token was revoked: refuse and close now."""
-        await self.send_error(TableError(FORBIDDEN, event["reason"]))
-        await self.close(code=4401)
-        await self.end()
+    async def refuse(self, refusal: TableError):
+        await self.send_error(refusal)
 
     async def ping_forever(self):
         pings = 0

@@ -11,9 +11,11 @@
   the notifications menu in the header (pigparlor/pwa/inbox.py) is rendered on
   connect and again on ``inbox.changed`` (and when a tournament table is ready
   or over), sent only when it changed.
-  It keeps no presence row, so it never counts against the per-user cap on
-  table sockets (``PIGPARLOR_MAX_SOCKETS_PER_USER``, tables/presence.py).
   A cancelled tournament (``tournament.cancelled``) shows its reason there too.
+
+Each is a ``GuardedSocket``: it counts under its own kind's socket caps
+(``tournament``, ``player``; never against the table sockets') and closes when
+its session ends (tables/credentials.py).
 
 A burst of changes is coalesced: while one render runs, later messages only
 ask for one more render after it.
@@ -23,11 +25,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from pigparlor.pwa.inbox import inbox_html
+from pigparlor.tables.guard import CLOSED_CREDENTIALS, GuardedSocket, signed_in
 from pigparlor.tournaments import live
 from pigparlor.tournaments.announce import LIST_GROUP, player_group, tournament_group
 from pigparlor.tournaments.models import RUNNING
@@ -35,34 +36,30 @@ from pigparlor.tournaments.models import RUNNING
 log = logging.getLogger(__name__)
 
 
-class ListeningSocket(AsyncWebsocketConsumer):
+class ListeningSocket(GuardedSocket):
     """Joins one group, renders on connect and on every change, sends what differs."""
 
+    kind = "tournament"
     group = ""
     shown = ""
     busy: asyncio.Task | None = None
     again = False
 
-    async def join(self, group: str) -> None:
+    async def join(self, group: str) -> bool:
+        """Take this socket's place (``GuardedSocket.admit``) and join ``group``; False if refused."""
+        if not await self.admit():
+            return False
         self.group = group
-        await self.channel_layer.group_add(group, self.channel_name)
+        await self.join_groups([group])
+        return True
 
     async def disconnect(self, code):
         if self.busy is not None:
             self.busy.cancel()
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.end()
 
     async def receive(self, text_data=None, bytes_data=None):
         """These sockets only listen."""
-
-    async def dispatch(self, message):
-        """A message type this socket has no use for (the player group may carry
-        more kinds later) is ignored rather than closing the socket."""
-        if getattr(self, get_handler_name(message), None) is None:
-            log.debug("tournament socket %s ignores %s", self.group, message.get("type"))
-            return
-        await super().dispatch(message)
 
     async def render(self) -> str | None:
         raise NotImplementedError
@@ -94,7 +91,8 @@ class ListeningSocket(AsyncWebsocketConsumer):
 
 class TournamentListConsumer(ListeningSocket):
     async def connect(self):
-        await self.join(LIST_GROUP)
+        if not await self.join(LIST_GROUP):
+            return
         await self.accept()
         await self.refresh()
 
@@ -119,11 +117,10 @@ class TournamentConsumer(ListeningSocket):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.user = self.scope.get("user")
         # Join before the first render, so no change can fall between the two.
-        await self.join(tournament_group(self.tournament_id))
+        if not await self.join(tournament_group(self.tournament_id)):
+            return
         first = await self.render(first=True)
         if first is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = ""
             await self.close(code=4404)
             return
         await self.accept()
@@ -183,15 +180,17 @@ class PlayerConsumer(ListeningSocket):
     goes away when that table finishes (``tournament.table_over``). And the
     notifications menu, kept fresh (``render``)."""
 
+    kind = "player"
     banner_table: int | None = None
 
     async def connect(self):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
+        user = signed_in(self.scope)
+        if user is None:
+            await self.close(code=CLOSED_CREDENTIALS)
             return
         self.user = user
-        await self.join(player_group(user.pk))
+        if not await self.join(player_group(user.pk)):
+            return
         await self.accept()
         html, self.banner_table = await database_sync_to_async(live.banner_html)(user)
         if self.banner_table is not None:

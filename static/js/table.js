@@ -145,8 +145,9 @@
     page.classList.remove("is-offline");
   });
 
-  socketElt.addEventListener("htmx:wsClose", function () {
-    status.textContent = "Connection lost — reconnecting…";
+  socketElt.addEventListener("htmx:wsClose", function (event) {
+    var close = event.detail && event.detail.event;
+    status.textContent = window.pigParlorClosedText(close ? close.code : 1006);
     page.classList.add("is-offline");
   });
 

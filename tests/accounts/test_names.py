@@ -53,6 +53,13 @@ REFUSED_EVERYWHERE = [
     "Random bot 1",
     "Stand-in bot 3",
     "sensiblebot",
+    "Sensible bot \u0417",      # a Cyrillic Ze reads as the 3 of "Sensible bot 3"
+    "Sensible bot \u01b7",      # so does an ezh
+    "Sensible bot \u0437",      # and the small Ze
+    "Sensible bot \u0663",      # an Arabic-Indic digit three
+    "Sensible bot O",            # an O for the 0 of "Sensible bot 10"
+    "Random_bot_l",              # an l for a 1
+    "sensiblebot\u0969",         # a Devanagari three
     "Bot",
     "admin",
     "Admin 2",
@@ -136,6 +143,41 @@ def test_the_skeleton_folds_case_width_and_homoglyphs():
     assert names.skeleton("b0b") == names.skeleton("bob")
     assert names.skeleton("PIG") == names.skeleton("pig") and names.skeleton("Ivan") == names.skeleton("lvan")
     assert names.skeleton("ana") != names.skeleton("anna")
+    assert names.skeleton("vvalter") == names.skeleton("walter") and names.skeleton("rnona") == names.skeleton("mona")
+
+
+@pytest.mark.parametrize("taken, lookalike", [("walter", "vvalter"), ("walter", "VValter"), ("Wanda Wu", "Vvanda Vvu"),
+                                              ("mona", "rnona")], ids=ascii)
+def test_letter_pairs_that_read_as_one_letter_are_refused_as_usernames_and_display_names(
+        client, django_user_model, taken, lookalike):
+    owner = django_user_model.objects.create_user("owner", password=PASSWORD)
+    Profile.objects.create(user=owner, display_name=taken)
+    carl = django_user_model.objects.create_user("carl", password=PASSWORD)
+    response = rename(client, carl, lookalike)
+    assert response.status_code == 200 and response.context["form"].errors["display_name"]
+    if " " not in lookalike:
+        client.logout()
+        response = sign_up(client, lookalike)
+        assert response.status_code == 200 and response.context["form"].errors["username"]
+        assert not django_user_model.objects.filter(username=lookalike).exists()
+
+
+def test_a_name_with_letters_that_only_resemble_digits_elsewhere_is_kept(client, players):
+    """The bots' names end in a number; elsewhere an O or an l is just a letter."""
+    for name in ("Olga O", "Bob the bot builder", "Ali Ezh"):
+        assert rename(client, players["alice"], name).status_code == 302, name
+
+
+def test_the_skeletons_are_made_again_by_the_letter_pairs_migration(players):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    walter = get_user_model().objects.create_user("vvalter", password=PASSWORD)
+    NameSkeleton.objects.filter(user=walter).update(skeleton="vvalter")  # what the old skeleton stored
+    import_module("pigparlor.accounts.migrations.0003_name_skeletons_again").skeletons_again(apps, None)
+    assert list(NameSkeleton.objects.filter(user=walter).values_list("skeleton", flat=True)) == ["walter"]
+    assert NameSkeleton.objects.count() == 6
 
 
 def test_the_migration_records_the_names_of_existing_players(players):

@@ -1,7 +1,10 @@
 """A server restart in the middle of a game (issue 9, item 12): the page says it
 is reconnecting while the server is down, comes back on its own within a few
-seconds' back-off, and carries on from the database."""
+seconds' back-off, and carries on from the database. A socket the server
+closed for good (the session ended, a cap) says so instead of "reconnecting"."""
+import sqlite3
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import start_site, stop_site
 from tests.support.browser import PHONE, sign_up, wait_for_table_page
+
+SIGNED_OUT = "You are signed out here: this page no longer updates. Log in and reload it."
 
 pytestmark = pytest.mark.browser
 
@@ -39,3 +44,26 @@ def test_the_table_page_reconnects_after_the_server_restarts(context_factory):
             assert page.locator("#table-page.is-offline").count() == 0
         finally:
             stop_site(site)
+
+
+def player_sockets(site, username: str) -> int:
+    with sqlite3.connect(site.db_path, timeout=30) as db:
+        return db.execute("SELECT count(*) FROM tables_presence p JOIN auth_user u ON u.id = p.user_id "
+                          "WHERE p.kind = 'player' AND u.username = ?", (username,)).fetchone()[0]
+
+
+def test_a_page_whose_session_ended_in_another_tab_says_so(live_site, context_factory):
+    context = context_factory(viewport=PHONE)
+    page = context.new_page()
+    name = sign_up(page, live_site)
+    page.goto(f"{live_site}/games/pigpile/")
+    deadline = time.monotonic() + 30
+    while player_sockets(live_site, name) == 0:  # the page's player socket is open
+        assert time.monotonic() < deadline, "the player socket never opened"
+        time.sleep(0.05)
+    other = context.new_page()
+    other.goto(f"{live_site}/")
+    with other.expect_navigation():  # the header's Log out form (behind a menu on a phone)
+        other.evaluate("document.querySelector('.site-nav__logout form').submit()")
+    expect(page.locator(".socket-banner")).to_have_text(SIGNED_OUT)
+    assert page.locator(".socket-banner").get_attribute("role") == "status"

@@ -108,6 +108,30 @@ def test_a_finished_rated_table_is_read_only_in_the_admin_even_for_a_superuser(c
     call_command("ratings", "--check")
 
 
+def test_no_admin_door_rewrites_a_finished_tables_history(count_game):
+    """Not the changelist's "delete selected", nor the action log's pages: the log replays, verifies and rates."""
+    eve, fay = make_user("eve"), make_user("fay")
+    rated, unrated = finished_table([eve, fay], [1, 2]), finished_table([eve, fay], [2, 1], rated=False)
+    rate_table(rated.pk)
+    ActionLog.objects.bulk_create(ActionLog(table=over, version=2, seat=0, action={"type": "count"}, at_ms=0)
+                                  for over in (rated, unrated))
+    history = lambda: (list(Table.objects.order_by("pk").values()), list(Seat.objects.order_by("pk").values()),  # noqa: E731
+                       list(ActionLog.objects.order_by("pk").values()), list(RatingEvent.objects.order_by("pk").values()))
+    before = history()
+    client = superuser_client()
+    for chosen in (rated, unrated):
+        client.post(reverse("admin:tables_table_changelist"),
+                    {"action": "delete_selected", "_selected_action": [chosen.pk], "post": "yes"})
+    line = ActionLog.objects.filter(table=rated).first()
+    assert client.post(reverse("admin:tables_actionlog_delete", args=[line.pk]), {"post": "yes"}).status_code == 403
+    assert client.post(reverse("admin:tables_actionlog_change", args=[line.pk]), {"seat": "1"}).status_code == 403
+    assert client.get(reverse("admin:tables_actionlog_add")).status_code == 403
+    client.post(reverse("admin:tables_actionlog_changelist"),
+                {"action": "delete_selected", "_selected_action": [line.pk], "post": "yes"})
+    assert history() == before
+    call_command("ratings", "--check")
+
+
 def test_a_running_table_cannot_be_edited_in_the_admin(count_game):
     ana, ben = make_user("ana"), make_user("ben")
     running = tables.create_table(host=ana, game="countgame", seats=2)

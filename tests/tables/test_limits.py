@@ -114,3 +114,37 @@ def test_a_limit_of_zero_refuses_every_table(count_game, settings):
     with pytest.raises(TableError) as refusal:
         create(make_user("ana"))
     assert refusal.value.code == RATE_LIMITED and refusal.value.retry_after_s == 60
+
+
+def test_a_user_sits_at_most_at_the_cap_of_tables_that_have_not_started(client, count_game, settings):
+    """Joined or hosted; a seat that starts its table at once and a running table's do not count."""
+    settings.PIGPARLOR_MAX_OPEN_SEATS = 2
+    ana, cleo = make_user("ana"), make_user("cleo")
+    waiting = [services.create_table(host=make_user(name), game="countgame", seats=3)
+               for name in ("ben", "dora", "eli", "fay", "gus")]
+    services.join_table(waiting[0], ana)
+    create(ana)  # her own table, waiting for a player
+    with pytest.raises(TableError) as refusal:
+        services.join_table(waiting[1], ana)
+    assert refusal.value.code == RATE_LIMITED and "2 tables that have not started" in refusal.value.message
+    with pytest.raises(TableError):
+        create(ana)
+    assert Table.objects.filter(host=ana).count() == 1 and not waiting[1].seat_set.filter(user=ana).exists()
+    services.join_table(waiting[0], cleo)  # the last seat: waiting[0] starts, ana's seat there is no longer open
+    services.join_table(waiting[1], ana)
+    services.create_table(host=ana, game="countgame", seats=2, bots=1)  # starts at once
+    services.join_table(waiting[2], cleo)
+    services.join_table(waiting[2], ana)  # she fills it: it starts
+    assert Table.objects.filter(seat_set__user=ana, status=OPEN).count() == 2
+    response = api(ana)("post", f"/api/tables/{waiting[3].pk}/join/", {})
+    assert (response.status_code, response.json()["code"]) == (429, "rate_limited")
+    client.force_login(ana)
+    page = client.post(reverse("lobby:join", args=[waiting[4].pk]), follow=True)
+    assert "you already sit at 2 tables that have not started" in page.content.decode()
+    assert not Table.objects.filter(pk__in=[waiting[3].pk, waiting[4].pk], seat_set__user=ana).exists()
+
+
+def test_the_default_open_seat_cap_is_ten():
+    from pigparlor import settings
+
+    assert settings.PIGPARLOR_MAX_OPEN_SEATS == 10

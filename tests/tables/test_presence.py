@@ -234,7 +234,7 @@ def test_a_process_given_up_for_dead_puts_its_open_sockets_back_when_it_beats_ag
     ana = make_user("ana")
     created = services.create_table(host=ana, game="pigpile", seats=3, bots=2, options=TIMED)
     presence.beat()
-    presence.LIVE_CHANNELS["still-open"] = (created.pk, ana.pk)
+    presence.LIVE_CHANNELS["still-open"] = presence.Held(created.pk, ana.pk)
     try:
         Presence.objects.create(table_id=created.pk, user=ana, process=presence.PROCESS_ID, channel="still-open",
                                 opened_ms=0)
@@ -301,7 +301,7 @@ def test_a_sweep_reads_only_rows_that_can_be_stale(monkeypatch):
         channel = f"live-{user.pk}"
         Presence.objects.create(table_id=created.pk, user=user, process=presence.PROCESS_ID, channel=channel,
                                 opened_ms=0)
-        live[channel] = (created.pk, user.pk)
+        live[channel] = presence.Held(created.pk, user.pk)
     monkeypatch.setattr(presence, "LIVE_CHANNELS", live)
     with CaptureQueriesContext(connection) as queries:
         assert presence.sweep() == 0

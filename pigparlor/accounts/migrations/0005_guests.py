@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_name_skeletons'),
+        ('accounts', '0004_cache_table'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
