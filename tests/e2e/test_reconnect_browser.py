@@ -60,7 +60,7 @@ def test_a_page_whose_session_ended_in_another_tab_says_so(live_site, context_fa
     deadline = time.monotonic() + 30
     while player_sockets(live_site, name) == 0:  # the page's player socket is open
         assert time.monotonic() < deadline, "the player socket never opened"
-        time.sleep(0.05)
+        time.sleep(0.05)  # a poll: the rows are the fact waited for
     other = context.new_page()
     other.goto(f"{live_site}/")
     with other.expect_navigation():  # the header's Log out form (behind a menu on a phone)

@@ -89,7 +89,7 @@ def until_rows(database_url, kind, username, wanted) -> None:
     deadline = time.monotonic() + 30
     while rows(database_url, kind, username) != wanted:
         assert time.monotonic() < deadline, f"{kind} rows of {username} never became {wanted}"
-        time.sleep(0.05)
+        time.sleep(0.05)  # a poll: the rows are the fact waited for
 
 
 def outcome(socket) -> str:
