@@ -50,6 +50,11 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def with_article(word: str) -> str:
+    """"a Snout!", "an Oink!": a word after the indefinite article its first letter asks for."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def word_list(words: list[str]) -> str:
     """"Ana", "Ana and Bo", "Ana, Bo and Cy": words joined as a sentence lists them."""
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
