@@ -1,6 +1,7 @@
 """The Pig Pile table template renders every phase from real engine views: legal actions are
 offered as forms only to the seat that may act, each exactly once, and no card the viewer may
 not see (``ENGINE.hidden_cards``) appears anywhere in the HTML."""
+import dataclasses
 import html
 import json
 import re
@@ -94,6 +95,11 @@ def test_round_results_and_final_standings():
     state = position(["9", "3 3 3 4 5", "", "6 7 8"], pile="5", out=(2,), dealer=0)
     pages = check(ENGINE.apply(state, 0, play(9), 0))
     assert "Round 1</h2>" in pages[None] and "out first" in pages[None]
+    # Once the next round is being played, its board replaces the last round's results.
+    playing = dataclasses.replace(position(["9 4", "3 3 3 4 5", "6", "6 7 8"], pile="5", round=2),
+                                  last_round=ENGINE.apply(state, 0, play(9), 0).last_round)
+    assert playing.phase is Phase.PLAY and playing.last_round is not None
+    assert all('id="pp-results"' in page and "pp-round" not in page for page in check(playing).values())
     state = position(["9", "3", "", "6 7 8"], pile="5", out=(2,), round=5, pigs=(5, 8, 6, 10))
     state = ENGINE.apply(state, 0, play(9), 0)
     assert state.phase is Phase.OVER
