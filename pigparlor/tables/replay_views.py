@@ -17,7 +17,7 @@ from functools import wraps
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -32,6 +32,7 @@ from pigparlor.tables.rendering import Snapshot
 EVERYTHING = "all"
 SHELL_PARTS = ("table-turn", "table-players", "table-status", "table-log")
 FIRST_ID = re.compile(r'^(<[a-zA-Z][\w-]*\b[^>]*?)\sid="[^"]*"')
+YOUR = re.compile(r'(aria-label="|>)Your (hand|table)')
 
 
 def with_replay(view):
@@ -92,9 +93,12 @@ def _parts(found: replay.Replay, version: int, viewer: int | None, names: dict[i
     return {part: html for part, html in parts.items() if not html.lstrip().startswith("<script")}
 
 
-def _without_id(html: str) -> str:
-    """A seat's own part shown beside the board: its id would clash with the board's."""
-    return FIRST_ID.sub(r"\1", html, count=1)
+def _as_seat(html: str, name: str) -> str:
+    """A seat's own part shown beside the board under the seat's name: without its id (it
+    would clash with the board's), and "Your hand" said as "ana’s hand" (the page is anyone's,
+    and every seat's hand would otherwise be one more region of the same name)."""
+    html = FIRST_ID.sub(r"\1", html, count=1)
+    return YOUR.sub(lambda found: f"{found[1]}{escape(name)}’s {found[2]}", html)
 
 
 def sentence(text: str, capital: bool = True) -> str:
@@ -164,7 +168,7 @@ def step_context(found: replay.Replay, version: int, viewer) -> dict:
         hands = []
         for seat in seats:
             own = _parts(found, version, seat.index, names)
-            private = [_without_id(html) for html in own.values() if cards_in_html(html) & unseen]
+            private = [_as_seat(html, names[seat.index]) for html in own.values() if cards_in_html(html) & unseen]
             hands.append({"name": names[seat.index], "parts": private})
     else:
         board, hands = _parts(found, version, viewer, names), []

@@ -73,7 +73,7 @@ def test_a_visitors_pages_have_no_serious_violation_and_a_quiet_console(live_sit
         if path.startswith("/games/") and not path.endswith("/rules/"):
             wait_for_first_frame(page)  # the lobby socket's first frame, where a missing target would show
         failed.update({f"{path} {rule['id']}": rule for rule in violations(page, axe_source)})
-    assert not failed, failed
+    assert not failed, "\n".join(f"{where}: {rule['help']}: {rule['nodes']}" for where, rule in failed.items())
     assert not said, said  # e.g. htmx:oobErrorNoTarget, or a Permissions-Policy feature Chromium does not know
 
 
@@ -102,4 +102,4 @@ def test_a_players_pages_and_a_live_table_of_each_game_have_no_serious_violation
                  f"/tournaments/{tournament['id']}/"):
         page.goto(f"{live_site}{path}")
         failed.update({f"{path} {rule['id']}": rule for rule in violations(page, axe_source)})
-    assert not failed, failed
+    assert not failed, "\n".join(f"{where}: {rule['help']}: {rule['nodes']}" for where, rule in failed.items())
