@@ -20,7 +20,7 @@ from .position import play, position
 
 ACTION = re.compile(r'name="action" value="([^"]*)"')
 TOGGLE = re.compile(r'<button type="button" class="pp-toggle" data-card="(\d+)" data-value="(\d+)" data-order="(\d+)"'
-                    r' data-title="([^"]*)" aria-pressed="false" aria-label="([^"]*)">')
+                    r' data-title="([^"]*)" aria-pressed="false"><span class="visually-hidden">([^<]*)</span>')
 
 
 def render(state, seat):
@@ -58,7 +58,7 @@ def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
     pages = check(state)
     assert "Choose three cards to lay face up." in pages[0]
     assert pages[0].count('class="pp-toggle"') == 7 and 'class="action-form pp-faceup"' in pages[0]
-    assert "Tap three cards in your hand" in pages[0] and 'aria-label="Lay ' in pages[0]
+    assert "Tap three cards in your hand" in pages[0] and '<span class="visually-hidden">Lay ' in pages[0]
     assert "Waiting for the others to choose" in pages[2] and "ws-send" not in pages[2]
     assert "chosen ✓" in pages[0]
 
@@ -70,8 +70,8 @@ def test_playing_from_the_hand_groups_cards_with_their_counts():
     assert pages[0].count('class="action-form pp-count"') == 4
     # issue 15: one control per playable number, named by its cards; each count names them too
     assert pages[0].count('class="pp-pick"') == 3
-    assert 'aria-label="Play 5s: you have 2 — choose how many"' in pages[0]
-    assert 'aria-label="Play a Hog Wild — choose how many"' in pages[0]
+    assert '<span class="visually-hidden">Play 5s: you have 2 — choose how many</span>' in pages[0]
+    assert '<span class="visually-hidden">Play a Hog Wild — choose how many</span>' in pages[0]
     for label in ("Play a 5", "Play two 5s", "Play a 7", "Play a Hog Wild"):
         assert f'<button type="submit">{label}</button>' in pages[0]
     assert "Play 1<" not in pages[0]
@@ -85,7 +85,7 @@ def test_pick_up_face_up_play_slop_and_the_pickup_with_a_face_up_card():
     pages = check(position(["", "7", "7"], face_up=["9 9 W", "1", "1"], pile="5"))
     assert "<button type=\"submit\">Play two 9s from your face-up cards</button>" in pages[0]
     pages = check(position(["", "7", "7"], face_up=["3 3 5", "1", "1"], slop=["2 2 2", "", ""], pile="6 7"))
-    assert 'aria-label="Pick up the pile with 3s: you have 2 — choose how many"' in pages[0]
+    assert '<span class="visually-hidden">Pick up the pile with 3s: you have 2 — choose how many</span>' in pages[0]
     assert "<button type=\"submit\">Pick up the pile and two 3s</button>" in pages[0]
     pages = check(position(["", "7", "7"], slop=["9 2 5", "1", "1"], pile="6"))
     assert [f"Flip Slop card {n} of 3 (face down)" in pages[0] for n in (1, 2, 3)] == [True] * 3
