@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-repeat venv chromium axe bench audit clean
+.PHONY: run lint test test-repeat venv chromium axe bench audit clean
 
 venv: $(STAMP)
 
@@ -38,12 +38,17 @@ run: venv
 
 # Three workers on CI's two cores: a fifth of the suite's time is real-time games and
 # servers waiting (Oink! reveals, restarts), which a third worker overlaps (18 min -> 15).
-test: venv chromium axe
+# Lint and types first (seconds): ruff, then mypy on what pyproject.toml names.
+lint: venv
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
+test: venv chromium axe lint
 	$(PY) -m pytest -n 3 --dist loadgroup -q $(PYTEST_ARGS)
 
 # The flake gate: the whole suite N times back to back, then every test that failed in any run.
 N ?= 3
-test-repeat: venv chromium axe
+test-repeat: venv chromium axe lint
 	$(PY) tests/repeat.py $(N) $(PYTEST_ARGS)
 
 bench: venv

@@ -15,10 +15,10 @@ per-message hop to a worker thread.
 """
 from __future__ import annotations
 
-from daphne.server import Server  # first: it installs Twisted's asyncio reactor
-
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
+
+from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the layer is ours (pigparlor.layers)
 
@@ -61,7 +61,7 @@ class FanOut(AsyncWebsocketConsumer):
         await self.channel_layer.group_send(self.group, {"type": "fan", "version": version})
 
     async def fan(self, event):
-        await self.send(text_data='{"type":"state","version":%d,"legal":[{"type":"tick"}]}' % event["version"])
+        await self.send(text_data=f'{{"type":"state","version":{event["version"]:d},"legal":[{{"type":"tick"}}]}}')
 
 
 application = ProtocolTypeRouter({"websocket": URLRouter([path("ws/anchor/<int:n>/", FanOut.as_asgi())])})

@@ -87,7 +87,7 @@ def serve(env: dict, port: int, log: Path) -> subprocess.Popen:
             return process
         except OSError:
             if process.poll() is not None:
-                raise SystemExit(f"serve exited: {log.read_text()[-2000:]}")
+                raise SystemExit(f"serve exited: {log.read_text()[-2000:]}") from None
             time.sleep(0.1)
     process.kill()
     raise SystemExit("serve did not start in 60 s")
@@ -95,7 +95,7 @@ def serve(env: dict, port: int, log: Path) -> subprocess.Popen:
 
 def audit(url: str, out: Path, cookie: str | None) -> dict:
     command = ["node", str(RUNNER), url, str(out)] + ([cookie] if cookie else [])
-    for attempt in range(3):  # a loaded machine sometimes loses the trace (NO_NAVSTART): try again
+    for _attempt in range(3):  # a loaded machine sometimes loses the trace (NO_NAVSTART): try again
         done = subprocess.run(command, env={**os.environ, "CHROME_PATH": "/usr/bin/chromium"})
         if done.returncode == 0:
             break

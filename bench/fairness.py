@@ -287,7 +287,7 @@ async def run_races(base: str, tokens: tuple[str, str], delays: tuple[int, int],
             table = RaceTable(base, tokens, delays, share, results)
             try:
                 await asyncio.wait_for(table.play(), max(1, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             plan.extend(reversed(table.plan))   # races the game ended before
 

@@ -1,5 +1,6 @@
-"""How well do ratings find the true order? A simulated population rated through
-our rating service's pure functions (``pigparlor.ratings.scale``).
+"""How well do ratings find the true order, and how soon is a newcomer's rating
+worth showing without a question mark? A simulated population rated through our
+rating service's pure functions (``pigparlor.ratings.scale``).
 
     .venv/bin/python bench/ratings.py [--players 200] [--luck 1.0] [--seed 1] [--newcomers 20]
 
@@ -13,10 +14,18 @@ games per player it prints Kendall's τ between the true order and
 - an offline Plackett-Luce maximum-likelihood fit of all the same games (the
   best an online system could hope for),
 - plain Elo, K = 16, every pair at a table a game (updates applied per table).
-Then strong newcomers (true skill at the population's 99th percentile) join
-the finished population and play tables against random established players:
-how many games until their rating is in the top 10 %, and until they stand in
-the top 10 % of the leaderboard (established, by mu − 3 sigma).
+Then newcomers join the finished population and play tables of 3–6 seats
+against random established players:
+- the provisional rule: newcomers of every strength (drawn like the population):
+  after n rated games, how far their shown rating is from the rating an
+  established player of the same true skill has (the population's ratings
+  regressed on true skill) — the median gap in points, and how many are within
+  100 points; the same gap for the established population is the floor. A
+  rating stops being provisional (``scale.PROVISIONAL_GAMES``) where the gap has
+  come down near that floor;
+- strong newcomers (true skill at the population's 99th percentile): how many
+  games until their rating is in the top 10 %, and until they stand in the top
+  10 % of the leaderboard (established players, by rating).
 Measures only; never fails.
 """
 from __future__ import annotations
@@ -31,9 +40,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pigparlor.ratings.scale import START, rate_players  # noqa: E402  (pure: no Django needed)
+from pigparlor.ratings.scale import PROVISIONAL_GAMES, START, Skill, rate_players  # noqa: E402  (pure: no Django)
 
 CHECKPOINTS = (45, 225, 900)
+SETTLING = (1, 5, 10, 15, 20, 30, 45, 60)
 
 
 def kendall_tau(xs: list[float], ys: list[float]) -> float:
@@ -125,7 +135,7 @@ def population(args) -> tuple[list[float], dict, list[float], list[list[int]]]:
     truth = skill
     print(f"{args.players} players, luck {args.luck}, seed {args.seed}; Kendall's tau with the true order")
     print(f"{'games/player':>12} {'ours (mu)':>10} {'ours (mu-3s)':>13} {'offline PL':>11} {'Elo K=16':>9}"
-          f" {'established':>12} {'fit s':>6}")
+          f" {'fit s':>6}")
     for round_number in range(1, max(CHECKPOINTS) + 1):
         for table in deal(list(range(args.players)), rng):
             order = finish(table, skill, args.luck, rng)
@@ -138,11 +148,52 @@ def population(args) -> tuple[list[float], dict, list[float], list[list[int]]]:
             seconds = time.perf_counter() - started
             mus = [ours[p].mu for p in range(args.players)]
             conservative = [ours[p].conservative for p in range(args.players)]
-            established = sum(not ours[p].provisional for p in range(args.players))
             print(f"{round_number:>12} {kendall_tau(truth, mus):>10.3f} {kendall_tau(truth, conservative):>13.3f}"
-                  f" {kendall_tau(truth, fit):>11.3f} {kendall_tau(truth, elo):>9.3f}"
-                  f" {established:>12} {seconds:>6.1f}")
+                  f" {kendall_tau(truth, fit):>11.3f} {kendall_tau(truth, elo):>9.3f} {seconds:>6.1f}")
     return skill, ours, elo, games
+
+
+def play_in(me: Skill, true_me: float, skill: list[float], ours: dict, luck: float, rng: random.Random) -> Skill:
+    """One rated table of 3–6 seats: a newcomer among random established players
+    (whose ratings stay as they are)."""
+    seats = rng.randint(3, 6)
+    table = ["me", *rng.sample(range(len(skill)), seats - 1)]
+    skills = {**{p: ours[p] for p in table[1:]}, "me": me}
+    true = {**{p: skill[p] for p in table[1:]}, "me": true_me}
+    order = sorted(table, key=lambda p: true[p] - luck * math.log(-math.log(rng.random() or 1e-300)), reverse=True)
+    return rate_players(order, skills, list(range(1, seats + 1)))["me"]
+
+
+def settling(args, skill: list[float], ours: dict) -> None:
+    """How far newcomers' ratings are, game after game, from where they belong."""
+    rng = random.Random(args.seed + 2)
+    n = len(skill)
+    mean_s, mean_r = statistics.fmean(skill), statistics.fmean(ours[p].rating for p in range(n))
+    slope = (sum((skill[p] - mean_s) * (ours[p].rating - mean_r) for p in range(n))
+             / sum((skill[p] - mean_s) ** 2 for p in range(n)))
+
+    def belongs(true: float) -> float:
+        return mean_r + slope * (true - mean_s)
+
+    floor = statistics.median(abs(ours[p].rating - belongs(skill[p])) for p in range(n))
+    spread = statistics.pstdev(ours[p].rating for p in range(n))
+    gaps = {games: [] for games in SETTLING}
+    for _ in range(args.players):
+        true_me = rng.gauss(0, 1)
+        me = START
+        for game in range(1, max(SETTLING) + 1):
+            me = play_in(me, true_me, skill, ours, args.luck, rng)
+            if game in gaps:
+                gaps[game].append(abs(me.rating - belongs(true_me)))
+    print(f"\nNewcomers of every strength, {args.players} of them: their shown rating's gap to where players of")
+    print(f"their true skill stand after {max(CHECKPOINTS)} games (established players: median {floor:.0f} points;")
+    print(f"the population's ratings spread with a standard deviation of {spread:.0f} points).")
+    print(f"Provisional for the first {PROVISIONAL_GAMES} rated games (pigparlor.ratings.scale.PROVISIONAL_GAMES).")
+    print(f"{'rated games':>12} {'median gap':>11} {'within 100':>11}")
+    for games, found in gaps.items():
+        marker = "  <- provisional ends" if games == PROVISIONAL_GAMES else ""
+        print(f"{games:>12} {statistics.median(found):>11.0f} {sum(g <= 100 for g in found) / len(found):>11.0%}"
+              f"{marker}")
 
 
 def newcomers(args, skill: list[float], ours: dict) -> None:
@@ -151,23 +202,16 @@ def newcomers(args, skill: list[float], ours: dict) -> None:
     strong = sorted(skill)[int(0.99 * len(skill))]
     top = max(1, len(skill) // 10)
     field_mu = sorted((ours[p].mu for p in range(len(skill))), reverse=True)
-    board = sorted((ours[p].conservative for p in range(len(skill)) if not ours[p].provisional), reverse=True)
-    mu_bar, board_bar = field_mu[top - 1], board[top - 1] if len(board) >= top else None
+    mu_bar = field_mu[top - 1]  # every player of the population is established by now
     to_rating, to_board = [], []
     for _ in range(args.newcomers):
         me = START
         rated_at = boarded_at = None
         for game in range(1, args.cap + 1):
-            seats = rng.randint(3, 6)
-            table = ["me", *rng.sample(range(len(skill)), seats - 1)]
-            skills = {**{p: ours[p] for p in table[1:]}, "me": me}
-            true = {**{p: skill[p] for p in table[1:]}, "me": strong}
-            order = sorted(table, key=lambda p: true[p] - args.luck * math.log(-math.log(rng.random() or 1e-300)),
-                           reverse=True)
-            me = rate_players(order, skills, list(range(1, seats + 1)))["me"]
+            me = play_in(me, strong, skill, ours, args.luck, rng)
             if rated_at is None and me.mu >= mu_bar:
                 rated_at = game
-            if boarded_at is None and board_bar is not None and not me.provisional and me.conservative >= board_bar:
+            if boarded_at is None and game >= PROVISIONAL_GAMES and me.mu >= mu_bar:
                 boarded_at = game
             if rated_at and boarded_at:
                 break
@@ -191,6 +235,7 @@ def main():
     args = parser.parse_args()
     started = time.perf_counter()
     skill, ours, _, _ = population(args)
+    settling(args, skill, ours)
     newcomers(args, skill, ours)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
 

@@ -12,7 +12,7 @@ version (all four viewers) and per viewer, split into building the template
 context, rendering the shell and the game's template, and cutting them into
 parts; ``--profile N`` prints cProfile's top N functions. No database: the
 table, seats and players are unsaved model instances
-(``tests.tables.helpers.bot_game_snapshots``). Measures only.
+(``tests.support.tables.bot_game_snapshots``). Measures only.
 
 ``--live FROM TO`` renders versions FROM..TO-1 in order for every seat and
 prints nothing: run under valgrind's callgrind, the instruction count is the
@@ -42,13 +42,13 @@ django.setup()
 from pigparlor.tables import rendering  # noqa: E402
 from pigparlor.tables.fragments import SHARED_BLOCKS, split_top_level  # noqa: E402
 from pigparlor.tables.registry import get_game  # noqa: E402
-from tests.tables.helpers import bot_game_snapshots  # noqa: E402
+from tests.support.tables import bot_game_snapshots  # noqa: E402
 
 SEATS = 4
 
 
 def snapshots(slug: str, versions: int, seed: int) -> list:
-    """``versions`` states spread over one bot game (tests/tables/helpers.py builds them)."""
+    """``versions`` states spread over one bot game (tests/support/tables.py builds them)."""
     every = bot_game_snapshots(slug, seed)
     return every[::max(1, len(every) // versions)][:versions]
 

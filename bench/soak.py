@@ -97,7 +97,7 @@ class Soak:
                 while time.monotonic() < self.until:
                     try:
                         text = await asyncio.wait_for(socket.recv(), timeout=1.0)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         text = None
                     now = time.monotonic()
                     if text is None:
@@ -127,7 +127,7 @@ class Soak:
                         pending = None
                     if frame["legal"]:
                         pending = asyncio.ensure_future(self.answer(socket, frame, bot, rng))
-        except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as failure:
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as failure:
             print(f"  table {table_id}: socket dropped: {failure!r}", flush=True)
             self.dropped += 1
         finally:

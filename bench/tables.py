@@ -72,7 +72,7 @@ def wait_for_port(port: int, process: subprocess.Popen, log_path: Path) -> None:
             return
         except OSError:
             if process.poll() is not None:
-                raise SystemExit(f"server exited: {log_path.read_text()[-2000:]}")
+                raise SystemExit(f"server exited: {log_path.read_text()[-2000:]}") from None
             time.sleep(0.1)
     raise SystemExit("server did not start")
 
@@ -264,7 +264,7 @@ class Table:
                     socket_ = await connect(url, max_size=2 ** 22, open_timeout=30, additional_headers=headers,
                                             origin=origin)
                     break
-                except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+                except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
                     stats["reconnects"] += 1
                     await asyncio.sleep(0.5 * (attempt + 1))
             else:
@@ -287,7 +287,7 @@ class Table:
                 return False
             try:
                 await asyncio.wait_for(self.updated.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return False
         return True
 
@@ -318,7 +318,7 @@ class Table:
                 self.updated.clear()
                 try:
                     await asyncio.wait_for(self.updated.wait(), 1)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             if pace:
                 await asyncio.sleep(max(0.0, pace - (time.perf_counter() - started)))

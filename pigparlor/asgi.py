@@ -14,8 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pigparlor.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path, re_path  # noqa: E402
 
 from pigparlor.api.auth import TokenAuthMiddleware  # noqa: E402

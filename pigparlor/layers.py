@@ -64,7 +64,7 @@ class _Shard(pubsub.RedisSingleShardConnection):
                     self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)
-            except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
                 raise
             except BaseException:
                 if not failed:

@@ -14,8 +14,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from pigparlor import secret_key
 
@@ -258,7 +258,7 @@ try:
         raise ValueError
 except ValueError:
     raise ImproperlyConfigured(
-        f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}")
+        f"PIGPARLOR_GC_THRESHOLDS must be three positive whole numbers like 50000,20,100, not {_gc_thresholds!r}") from None
 # serve --workers: a worker that dies soon after its start is started again after this many
 # ms, doubled for each such failure in a row (capped at 30 s; serve.py).
 PIGPARLOR_WORKER_BACKOFF_MS = int(os.environ.get("PIGPARLOR_WORKER_BACKOFF_MS", "1000"))
@@ -266,8 +266,9 @@ PIGPARLOR_WORKER_BACKOFF_MS = int(os.environ.get("PIGPARLOR_WORKER_BACKOFF_MS", 
 # under a socket, the clock or a tournament (seating a round of 128 tables renders it
 # once, not 128 times on the thread every table's move waits for).
 PIGPARLOR_LOBBY_REFRESH_MS = int(os.environ.get("PIGPARLOR_LOBBY_REFRESH_MS", "250"))
-# "Play again": how long a rematch waits for the other players before bots take their seats.
-PIGPARLOR_REMATCH_WAIT_MS = int(os.environ.get("PIGPARLOR_REMATCH_WAIT_MS", "20000"))
+# "Play again": how long a rematch waits for the other players to answer (they hear of it in the
+# notifications menu and by push) before bots take the seats nobody took.
+PIGPARLOR_REMATCH_WAIT_MS = int(os.environ.get("PIGPARLOR_REMATCH_WAIT_MS", "120000"))
 
 # A human whose last socket closed gets this long to come back before a bot plays the seat.
 PIGPARLOR_SEAT_GRACE_MS = int(os.environ.get("PIGPARLOR_SEAT_GRACE_MS", "60000"))

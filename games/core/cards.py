@@ -6,7 +6,7 @@ piles and hands are tuples of ids.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from games.core.contract import IllegalAction
 
@@ -55,6 +55,14 @@ def with_article(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
+def movers(players: list[dict], seat: int | None) -> dict[int, str]:
+    """Who makes each seat's moves, as the viewer at ``seat`` reads it: the platform's
+    ``label`` for each player ("You", "Ana", or while a bot stands in, "Bot for you"),
+    else "You" for the viewer's own seat and the name for the others."""
+    return {player["index"]: player.get("label") or ("You" if player["index"] == seat else player["name"])
+            for player in players}
+
+
 def word_list(words: list[str]) -> str:
     """"Ana", "Ana and Bo", "Ana, Bo and Cy": words joined as a sentence lists them."""
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
@@ -63,4 +71,4 @@ def word_list(words: list[str]) -> str:
 def seat_ref(seat: int) -> str:
     """How a log line names a seat inside its text (the line's own ``seat`` is named before it):
     the platform shows that seat's player there, for every game (docs/platform.md §1)."""
-    return "{seat:%d}" % seat
+    return f"{{seat:{seat:d}}}"

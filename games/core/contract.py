@@ -19,9 +19,13 @@ no view or frame for that viewer ever carries one of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-State = Any
+# Each game's state is its own frozen dataclass (OinkState, SnoutState…): an engine is an
+# ``Engine[ItsState]``, and the platform, which only passes states back to their engine,
+# holds an ``Engine[Any]``.
+StateT = TypeVar("StateT")
+State = Any  # a state the caller does not look inside
 
 
 class IllegalAction(Exception):
@@ -132,7 +136,7 @@ def turn_limit_ms(turn_seconds: int) -> int:
     return (turn_seconds or UNTIMED_LIMIT_SECONDS) * 1000
 
 
-class Engine:
+class Engine(Generic[StateT]):
     """Base class of every game's engine. Subclasses set the metadata (class
     attributes) and implement the methods; each game module exposes one
     instance as ``ENGINE``.
@@ -168,30 +172,37 @@ class Engine:
             raise IllegalAction(f"{self.title} takes {self.min_seats} to {self.max_seats} players")
 
     # -- the contract -----------------------------------------------------
-    def start(self, seats: int, seed: int, options: dict | None = None) -> State:
+    def start(self, seats: int, seed: int, options: dict | None = None) -> StateT:
         raise NotImplementedError
 
-    def legal_actions(self, state: State, seat: int) -> list[dict]:
+    def legal_actions(self, state: StateT, seat: int) -> list[dict]:
         raise NotImplementedError
 
-    def apply(self, state: State, seat: int | None, action: dict, now_ms: int) -> State:
+    def apply(self, state: StateT, seat: int | None, action: dict, now_ms: int) -> StateT:
         raise NotImplementedError
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: StateT, seat: int | None) -> dict:
         raise NotImplementedError
 
-    def next_deadline(self, state: State) -> int | None:
+    def next_deadline(self, state: StateT) -> int | None:
         raise NotImplementedError
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: StateT) -> Outcome | None:
         raise NotImplementedError
 
-    def hidden_cards(self, state: State, seat: int | None) -> frozenset[int]:
+    def clock_plays_for(self, state: StateT) -> frozenset[int]:
+        """The seats whose own move the clock makes when it acts on this state: their
+        time ran out (a missed turn, a choice not made). Empty when the clock's move
+        only moves the game along (a pause ends, a window closes) and nobody missed
+        anything. The platform counts these as the seats' timeouts."""
+        raise NotImplementedError
+
+    def hidden_cards(self, state: StateT, seat: int | None) -> frozenset[int]:
         """Ids of the cards ``seat`` (None = spectator) may not see now."""
         raise NotImplementedError
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: StateT) -> dict:
         raise NotImplementedError
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict) -> StateT:
         raise NotImplementedError

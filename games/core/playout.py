@@ -39,7 +39,7 @@ def play(engine: Engine, bots: list[Bot], seed: int, options: dict | None = None
     while (outcome := engine.outcome(state)) is None:
         if result.actions >= max_actions:
             raise PlayoutStuck(f"{engine.slug} seed {seed}: no outcome after {max_actions} actions")
-        move = None
+        move: tuple[int, int | None, dict] | None = None
         for seat in range(seats):
             legal = engine.legal_actions(state, seat)
             if not legal:
@@ -56,12 +56,12 @@ def play(engine: Engine, bots: list[Bot], seed: int, options: dict | None = None
             move = (max(deadline, result.now_ms), None, {"type": "clock"})
         if move is None:
             raise PlayoutStuck(f"{engine.slug} seed {seed}: nobody can act and no deadline")
-        at, seat, action = move
+        at, mover, action = move
         result.now_ms = at
         try:
-            state = engine.apply(state, seat, action, at)
+            state = engine.apply(state, mover, action, at)
         except IllegalAction:
-            if seat is None:
+            if mover is None:
                 raise
             result.illegal += 1
             # A refused bot move must not loop forever: let time pass to the deadline.
@@ -69,12 +69,12 @@ def play(engine: Engine, bots: list[Bot], seed: int, options: dict | None = None
                 raise
             state = engine.apply(state, None, {"type": "clock"}, max(deadline, at))
             result.now_ms = max(deadline, at)
-            action, seat, at = {"type": "clock"}, None, result.now_ms
+            action, mover, at = {"type": "clock"}, None, result.now_ms
         result.actions += 1
         if keep_log:
-            result.log.append((seat, action, at))
+            result.log.append((mover, action, at))
         if on_step is not None:
-            on_step(state, seat, action, at)
+            on_step(state, mover, action, at)
     result.state, result.outcome = state, outcome
     return result
 
@@ -91,7 +91,7 @@ def option_mixes(engine: Engine, fixed: dict | None = None) -> list[dict]:
     """Every combination of the game's yes/no and choice options (in declaration order); the
     whole-number options, and any option named in ``fixed``, keep ``fixed``'s value or their default."""
     fixed = fixed or {}
-    mixes = [{}]
+    mixes: list[dict] = [{}]
     for option in engine.options:
         if option.name in fixed or option.kind == "int":
             values = [fixed.get(option.name, option.default)]
@@ -128,6 +128,7 @@ def simulate(engine: Engine, bots_by_kind: dict[str, Bot], kinds: list[str], gam
         finished += 1
         illegal += result.illegal
         actions += result.actions
+        assert result.outcome is not None  # play() returns only once the game is over
         firsts = [seat for seat, rank in enumerate(result.outcome.ranks) if rank == 1]
         for seat in firsts:
             wins[order[seat]] += 1 / len(firsts)

@@ -17,12 +17,12 @@ import codecs
 import functools
 import hashlib
 import json
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 try:
     import orjson
 except ImportError:  # a verifier without it gets the same bytes from json, slower
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 from games.core.contract import Engine, State
 
@@ -75,8 +75,9 @@ def _escaped(run: str) -> str:
     return json.dumps(run)[1:-1]
 
 
-def _json_escapes(error: UnicodeEncodeError):
+def _json_escapes(error: UnicodeError) -> tuple[str, int]:
     """An encoding error handler: each run of non-ASCII characters as json escapes them."""
+    assert isinstance(error, UnicodeEncodeError)
     return _escaped(error.object[error.start:error.end]), error.end
 
 
@@ -113,6 +114,6 @@ def replay(engine: Engine, document: dict) -> State:
     that ``engine.outcome(final).as_json()`` has the document's ranks and scores."""
     final = None
     seed = deal_seed(document["seed"], document.get("salts") or ())
-    for final in states(engine, len(document["seats"]), seed, document["options"], document["actions"]):
+    for final in states(engine, len(document["seats"]), seed, document["options"], document["actions"]):  # noqa: B007
         pass
     return final

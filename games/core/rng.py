@@ -6,8 +6,9 @@ independent of Python's ``random`` module. It is never sent to clients.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 MASK = (1 << 64) - 1
@@ -18,17 +19,17 @@ class Rng:
     state: int
 
     @classmethod
-    def from_seed(cls, seed: int) -> "Rng":
+    def from_seed(cls, seed: int) -> Rng:
         return cls((seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK)
 
-    def next64(self) -> tuple[int, "Rng"]:
+    def next64(self) -> tuple[int, Rng]:
         state = (self.state + 0x9E3779B97F4A7C15) & MASK
         z = state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
         return z ^ (z >> 31), Rng(state)
 
-    def below(self, n: int) -> tuple[int, "Rng"]:
+    def below(self, n: int) -> tuple[int, Rng]:
         """A uniform int in ``[0, n)`` (rejection sampling, no modulo bias)."""
         if n <= 0:
             raise ValueError("n must be positive")
@@ -39,7 +40,7 @@ class Rng:
             if value < limit:
                 return value % n, rng
 
-    def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], "Rng"]:
+    def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """A Fisher–Yates shuffle of ``items``."""
         cards = list(items)
         rng = self
@@ -48,11 +49,11 @@ class Rng:
             cards[i], cards[j] = cards[j], cards[i]
         return tuple(cards), rng
 
-    def choice(self, items: Sequence[T]) -> tuple[T, "Rng"]:
+    def choice(self, items: Sequence[T]) -> tuple[T, Rng]:
         index, rng = self.below(len(items))
         return items[index], rng
 
-    def weighted(self, weights: Sequence[int]) -> tuple[int, "Rng"]:
+    def weighted(self, weights: Sequence[int]) -> tuple[int, Rng]:
         """An index drawn with probability proportional to the integer ``weights``."""
         total = sum(weights)
         roll, rng = self.below(total)

@@ -27,6 +27,7 @@ def reason(top: int, under: int | None, cry: int) -> str:
         return f"Two {ANIMALS[animal(top)]}s on top: cry {CRIES[cry]}"
     if animal(top) == PIG:
         return "A pig on top: cry Oink!"
+    assert under is not None  # two values make 7 only with a card under the top one (O3)
     return f"{value(under)} + {value(top)} make 7: cry Oink!"
 
 

@@ -31,7 +31,7 @@ def _whole(value, name: str, low: int, high: int) -> int:
     return value
 
 
-class OinkEngine(Engine):
+class OinkEngine(Engine[OinkState]):
     slug = "oink"
     title = "Oink!"
     min_seats = 2
@@ -128,6 +128,10 @@ class OinkEngine(Engine):
     # -- time, sight and the end -------------------------------------------------
     def next_deadline(self, state):
         return state.deadline_at
+
+    def clock_plays_for(self, state):
+        """O2: only a flip the flipper let run out; the gap and the slap window are nobody's turn."""
+        return frozenset({state.flipper}) if state.phase is Phase.FLIP else frozenset()
 
     def view(self, state, seat):
         return build_view(state, seat)

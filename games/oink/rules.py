@@ -67,7 +67,8 @@ def flip(state: OinkState, seat: int, now: int, timed_out: bool = False) -> Oink
 
 def is_right(state: OinkState, record: Slap) -> bool:
     """True when ``record`` made the right cry on the current pile and was not a false slap (O5, O9)."""
-    cry = correct_cry(*top_two(flipped(state)))
+    top, under = top_two(flipped(state))
+    cry = None if top is None else correct_cry(top, under)
     return cry is not None and record.cry == cry and not record.early
 
 
@@ -95,8 +96,9 @@ def slap(state: OinkState, seat: int, cry: int, claimed: int | None, rtt: int | 
     record = Slap(seat, cry, elapsed, ranked_reaction(elapsed, claimed, rtt), too_early(elapsed, rtt))
     opened = {} if state.phase is Phase.COLLECT else {"phase": Phase.COLLECT, "phase_since": now}
     state = logged(state, seat, "slapped the pile!", slaps=(*state.slaps, record), **opened)
-    state = replace(state, deadline_at=window_end(state))
-    if len(state.slaps) == state.seats or state.deadline_at <= now:
+    end = window_end(state)
+    state = replace(state, deadline_at=end)
+    if len(state.slaps) == state.seats or end <= now:
         return judge(state, now)
     return state
 
@@ -111,7 +113,7 @@ def judge(state: OinkState, now: int) -> OinkState:
     open a new window (our decisions).
     """
     top, under = top_two(flipped(state))
-    cry = correct_cry(top, under)
+    cry = None if top is None else correct_cry(top, under)
     window = state.slaps[state.judged:]
     order = sorted(range(len(window)), key=lambda i: (window[i].ranked_ms, i))
     ranked = tuple(window[i] for i in order)
@@ -157,6 +159,7 @@ def clock(state: OinkState, now: int) -> OinkState:
     if state.phase is Phase.COLLECT:
         return judge(state, now)
     if state.phase is Phase.FLIP:
+        assert state.flipper is not None  # FLIP only while someone has cards to flip
         return flip(state, state.flipper, now, timed_out=True)
     if state.flipper is None:
         return game_over(logged(state, None, "Nobody slapped the last card."), now)

@@ -36,7 +36,7 @@ def build_view(state: OinkState, seat: int | None) -> dict:
     nobody can copy a cry before the verdict.
     """
     slapped = {slap.seat: slap for slap in state.slaps}
-    mine = slapped.get(seat)
+    mine = slapped.get(seat) if seat is not None else None
     turn = state.flipper if state.phase in (Phase.WAIT, Phase.FLIP) else None
     return {
         "phase": state.phase.value,

@@ -34,7 +34,7 @@ class Position:
     points: list[int]
 
     @classmethod
-    def from_view(cls, view: dict) -> "Position":
+    def from_view(cls, view: dict) -> Position:
         foods = [food["food"] for food in view["foods"]]
         totals = [[0] * len(view["stacks"]) for _ in foods]
         for seat, stacks in enumerate(view["stacks"]):
@@ -43,7 +43,7 @@ class Position:
         return cls(view["you"], totals, [pig["holder"] for pig in view["pigs"]],
                    [pile["count"] for pile in view["points"]])
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         return Position(self.me, [list(row) for row in self.totals], list(self.holders), list(self.points))
 
     def give(self, food: int, seat: int | None) -> None:
@@ -52,7 +52,7 @@ class Position:
             self.totals[food][old] = 0  # the old holder discards that stack
         self.holders[food] = seat
 
-    def after_goat(self, food: int, seat: int, amount: int) -> "Position":
+    def after_goat(self, food: int, seat: int, amount: int) -> Position:
         """PG5 as the view lets us foresee it (an inheritor's additions are unknown): only the
         pig of the stack the goat hits moves; any other waits for a step 2 (PG6)."""
         position = self.copy()
@@ -62,12 +62,12 @@ class Position:
             position.give(food, leader)
         return position
 
-    def after_play(self, food: int, amount: int) -> "Position":
+    def after_play(self, food: int, amount: int) -> Position:
         position = self.copy()
         position.totals[food][self.me] += amount
         return position
 
-    def after_step_two(self) -> "Position":
+    def after_step_two(self) -> Position:
         position = self.copy()
         for food, row in enumerate(position.totals):
             if strict_leader(row) == self.me:

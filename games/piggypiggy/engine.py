@@ -28,7 +28,7 @@ def _normalized(action: dict) -> dict:
     return action
 
 
-class PiggyPiggyEngine(Engine):
+class PiggyPiggyEngine(Engine[State]):
     slug = "piggypiggy"
     title = "Piggy Piggy"
     min_seats = 2
@@ -52,17 +52,17 @@ class PiggyPiggyEngine(Engine):
         return rules.begin_turn(state, first, 0)
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
-        if state.phase is Phase.INHERIT and seat == state.prompt.seat:
-            matching = sorted(cards_of(state, state.hands[seat], state.prompt.food))
+        if state.phase is Phase.INHERIT and seat == state.asked.seat:
+            matching = sorted(cards_of(state, state.hands[seat], state.asked.food))
             return [{"type": "add", "cards": list(chosen)}
                     for size in range(len(matching) + 1) for chosen in combinations(matching, size)]
         if state.phase is not Phase.PLAY or seat != state.current:
             return []
         deck = state.the_deck
         hand = state.hands[seat]
-        actions = []
+        actions: list[dict] = []
         if not state.food_played:
-            in_hand = sorted({deck.cards[card].food for card in hand} - {None})
+            in_hand = sorted({food for food in (deck.cards[card].food for card in hand) if food is not None})
             actions += [{"type": "play_food", "food": deck.foods[food].key} for food in in_hand]
         if goats_in(state, hand):  # PG4: one card of another player's stack; no target, no goat
             actions += [{"type": "goat", "seat": other, "card": card}
@@ -81,12 +81,15 @@ class PiggyPiggyEngine(Engine):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("it is not your turn")
-        action = legal_match(_normalized(action), legal)
-        if action is None:
+        matched = legal_match(_normalized(action), legal)
+        if matched is None:
             raise IllegalAction("that move is not allowed now")
+        action = matched
         kind = action["type"]
         if kind == "play_food":
-            return self._play_food(state, state.the_deck.food_index(action["food"]))
+            food = state.the_deck.food_index(action["food"])
+            assert food is not None  # a legal play names a food of this deck
+            return self._play_food(state, food)
         if kind == "goat":
             return self._goat(state, action["seat"], action["card"], now_ms)
         if kind == "add":
@@ -109,14 +112,16 @@ class PiggyPiggyEngine(Engine):
         seat = state.current
         goat = goats_in(state, state.hands[seat])[0]
         kind = state.the_deck.cards[card]
-        name = state.the_deck.foods[kind.food].name
-        stack = tuple(other for other in state.stacks[target][kind.food] if other != card)
+        food = kind.food
+        assert food is not None  # stacks hold food cards only
+        name = state.the_deck.foods[food].name
+        stack = tuple(other for other in state.stacks[target][food] if other != card)
         hand = tuple(other for other in state.hands[seat] if other != goat)
-        state = rules.set_stack(state, target, kind.food, stack)
+        state = rules.set_stack(state, target, food, stack)
         state = replace(state, hands=put(state.hands, seat, hand), discards=state.discards + (card, goat))
         state = log(state, seat, f"played a goat on {seat_ref(target)}'s {name}: "
                                  f"a {kind.amount}-{name} card is discarded.")
-        return rules.resolve_pig(state, kind.food, target, now_ms)
+        return rules.resolve_pig(state, food, target, now_ms)
 
     def _clock(self, state: State, action: dict, now_ms: int) -> State:
         if action.get("type") != "clock":
@@ -125,7 +130,7 @@ class PiggyPiggyEngine(Engine):
         if deadline is None or now_ms < deadline:
             raise IllegalAction("nothing is due yet")
         if state.phase is Phase.INHERIT:  # PG5: the prompt times out as "add none"
-            state = log(state, state.prompt.seat, "ran out of time.")
+            state = log(state, state.asked.seat, "ran out of time.")
             return rules.close_prompt(state, (), now_ms)
         state = log(state, state.current, "ran out of time and plays nothing more this turn.")  # PG12
         return rules.finish_turn(state, now_ms)
@@ -138,10 +143,16 @@ class PiggyPiggyEngine(Engine):
 
     def next_deadline(self, state: State) -> int | None:
         if state.phase is Phase.INHERIT:
-            return state.prompt.deadline_ms
+            return state.asked.deadline_ms
         if state.phase is Phase.PLAY:
             return state.turn_deadline
         return None
+
+    def clock_plays_for(self, state: State) -> frozenset[int]:
+        """PG5: the player asked to add cards; PG12: the player whose turn it is."""
+        if state.phase is Phase.INHERIT:
+            return frozenset({state.asked.seat})
+        return frozenset({state.current}) if state.phase is Phase.PLAY else frozenset()
 
     def outcome(self, state: State) -> Outcome | None:
         """PG10: the player at 8 points wins; the others rank by points, then by pigs held."""

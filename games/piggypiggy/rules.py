@@ -11,8 +11,17 @@ from dataclasses import replace
 
 from games.core.cards import count_words, next_seat, plural, seat_ref
 from games.core.contract import turn_limit_ms
-from games.piggypiggy.state import (DROUGHT_ROUNDS, HAND_SIZE, LOG_LENGTH, PROMPT_SECONDS, WIN_POINTS, Phase, Prompt,
-                                    Scored, State)
+from games.piggypiggy.state import (
+    DROUGHT_ROUNDS,
+    HAND_SIZE,
+    LOG_LENGTH,
+    PROMPT_SECONDS,
+    WIN_POINTS,
+    Phase,
+    Prompt,
+    Scored,
+    State,
+)
 
 
 def put(items: tuple, index: int, value) -> tuple:
@@ -112,7 +121,7 @@ def resolve_pig(state: State, food: int, target: int, now_ms: int) -> State:
 
 def close_prompt(state: State, cards: tuple[int, ...], now_ms: int) -> State:
     """The inheritor adds ``cards`` (maybe none); step 1 goes on, its timer paused while they chose."""
-    prompt = state.prompt
+    prompt = state.asked
     if cards:
         hand = tuple(card for card in state.hands[prompt.seat] if card not in cards)
         state = replace(state, hands=put(state.hands, prompt.seat, hand))
@@ -120,6 +129,7 @@ def close_prompt(state: State, cards: tuple[int, ...], now_ms: int) -> State:
         state = log(state, prompt.seat, f"added {describe(state, cards)} to the stack.")
     else:
         state = log(state, prompt.seat, "added no cards.")
+    assert state.turn_deadline is not None  # a prompt opens during a turn, which has a deadline
     deadline = state.turn_deadline + now_ms - prompt.started_ms
     return replace(state, phase=Phase.PLAY, prompt=None, turn_deadline=deadline)
 
@@ -184,7 +194,7 @@ def can_refill_discards(state: State) -> bool:
     """
     food_of = state.the_deck.food_of
     in_hand = [{food_of[card] for card in hand} for hand in state.hands]  # None stands for a goat
-    anywhere = [{food for food, stack in enumerate(stacks) if stack} | (foods - {None})
+    anywhere = [{food for food, stack in enumerate(stacks) if stack} | {food for food in foods if food is not None}
                 for stacks, foods in zip(state.stacks, in_hand)]
     for seat, foods in enumerate(in_hand):
         others = set().union(*(anywhere[other] for other in range(state.seats) if other != seat))
@@ -212,7 +222,7 @@ def no_point_left(state: State) -> bool:
 def after_turn(state: State) -> State:
     """PG10, our decisions: the game ends on points when nobody can score any more ("no
     point left"), or after DROUGHT_ROUNDS whole rounds in a row without a point (the drought)."""
-    state = replace(state, dry_turns=0 if state.scored.cards else state.dry_turns + 1)
+    state = replace(state, dry_turns=0 if state.scored is not None and state.scored.cards else state.dry_turns + 1)
     if no_point_left(state):
         state = log(state, None, "Nobody can score any more: the game ends on points.")
         return replace(state, phase=Phase.OVER, ending="no_point_left", turn_deadline=None)

@@ -69,6 +69,12 @@ class State:
     ending: str = ""  # why the game ended: "points", "no_point_left" or "drought" (PG10)
 
     @property
+    def asked(self) -> Prompt:
+        """The open prompt: only in the INHERIT phase (PG5)."""
+        assert self.prompt is not None, "no prompt is open"
+        return self.prompt
+
+    @property
     def seats(self) -> int:
         return len(self.hands)
 

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.rules import food_total
 from games.piggypiggy.state import Phase, State
-
 
 # Log lines as players read them. The state keeps each line as the rules wrote it when it
 # was played: a replay re-derives every version's state and checks it against the digest
@@ -28,7 +27,7 @@ def worded(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_faces(deck_key: str) -> tuple[dict, ...]:
     deck = DECKS[deck_key]
     faces = []
@@ -36,6 +35,7 @@ def card_faces(deck_key: str) -> tuple[dict, ...]:
         if kind.is_goat:
             faces.append({"card": card, "goat": True, "food": None, "name": "goat", "colour": None, "amount": 0})
         else:
+            assert kind.food is not None
             food = deck.foods[kind.food]
             faces.append({"card": card, "goat": False, "food": food.key, "name": food.name,
                           "colour": food.colour, "amount": kind.amount})
@@ -65,7 +65,7 @@ def whose_turn(state: State) -> int | None:
     if state.phase is Phase.OVER:
         return None
     if state.phase is Phase.INHERIT:
-        return state.prompt.seat
+        return state.asked.seat
     return state.current
 
 

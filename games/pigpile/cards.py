@@ -56,7 +56,7 @@ def rank_counts(cards) -> dict[int, int]:
 
 def take_rank(cards: tuple, rank: int, count: int) -> tuple[tuple, tuple]:
     """``(taken, rest)``: the ``count`` lowest-id cards of ``rank`` out of ``cards``."""
-    taken = []
+    taken: list[int] = []
     rest = []
     for card in cards:
         if len(taken) < count and RANK[card] == rank:

@@ -17,7 +17,7 @@ from games.pigpile.state import Phase, PigPileState, dump_state, load_state, wit
 CLOCK = {"type": "clock"}
 
 
-class PigPileEngine(Engine):
+class PigPileEngine(Engine[PigPileState]):
     slug = "pigpile"
     title = "Pig Pile"
     min_seats = 3
@@ -83,6 +83,12 @@ class PigPileEngine(Engine):
         if state.phase is Phase.CHOOSE and not state.turn_seconds:
             return state.began_ms + CHOOSE_SECONDS * 1000
         return state.began_ms + turn_limit_ms(state.turn_seconds)
+
+    def clock_plays_for(self, state: PigPileState) -> frozenset[int]:
+        """PP1: everyone still choosing face-up cards; PP21: the player whose turn it is."""
+        if state.phase is Phase.CHOOSE:
+            return frozenset(seat for seat in range(state.seats) if not state.face_up[seat])
+        return frozenset({state.turn}) if state.phase is Phase.PLAY else frozenset()
 
     def outcome(self, state: PigPileState) -> Outcome | None:
         if state.phase is not Phase.OVER:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from games.core.cards import count_words
 from games.pigpile.cards import CARD_COUNT, take_rank
-from games.pigpile.state import PEN, ROUNDS, LastRound, Phase, PigPileState, cards_held, evolve, set_seat, with_event
 from games.pigpile.rules import strongest_choice
+from games.pigpile.state import PEN, ROUNDS, LastRound, Phase, PigPileState, cards_held, evolve, set_seat, with_event
 
 SLOP = 3
 HAND = 7
@@ -54,7 +54,7 @@ def deal(state: PigPileState, now_ms: int) -> PigPileState:
 def choose_face_up(state: PigPileState, seat: int, ranks, now_ms: int) -> PigPileState:
     """PP1: set ``seat``'s three face-up cards aside; reveal them all once everyone has chosen."""
     hand = state.hands[seat]
-    chosen = []
+    chosen: list[int] = []
     for rank in ranks:
         taken, hand = take_rank(hand, rank, 1)
         chosen.extend(taken)

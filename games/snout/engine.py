@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from games.core import Engine, IllegalAction, Option, Outcome, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
-from games.snout import rules, state as states, views
+from games.snout import rules, views
+from games.snout import state as states
 from games.snout.pigs import PIG_BY_KEY, PIGS
 from games.snout.state import Phase, SnoutState
 
@@ -19,7 +20,7 @@ NEXT_ROUND = {"type": "next_round"}
 CLOCK = {"type": "clock"}
 
 
-class SnoutEngine(Engine):
+class SnoutEngine(Engine[SnoutState]):
     slug = "snout"
     title = "Snout!"
     min_seats = 2
@@ -64,9 +65,10 @@ class SnoutEngine(Engine):
             return self._clock(state, action, now_ms)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
             raise IllegalAction("no such seat")
-        action = legal_match(_canonical(action), self.legal_actions(state, seat))
-        if action is None:
+        matched = legal_match(_canonical(action), self.legal_actions(state, seat))
+        if matched is None:
             raise IllegalAction("that is not something you can do now")
+        action = matched
         kind = action["type"]
         if kind == "pass":
             return rules.choose_pass(state, seat, tuple(PIG_BY_KEY[key] for key in action["pigs"]), now_ms)
@@ -99,6 +101,13 @@ class SnoutEngine(Engine):
 
     def next_deadline(self, state: SnoutState) -> int | None:
         return state.deadline
+
+    def clock_plays_for(self, state: SnoutState) -> frozenset[int]:
+        """S3: everyone who has not chosen their pass; S6: the tosser. The Snout window
+        and the pause after a round end on their own: nobody missed a turn there."""
+        if state.phase is Phase.PASS:
+            return frozenset(seat for seat in range(state.seats) if not state.passes[seat])
+        return frozenset({state.tosser}) if state.phase is Phase.TOSS else frozenset()
 
     def outcome(self, state: SnoutState) -> Outcome | None:
         if state.phase is not Phase.GAME_OVER:

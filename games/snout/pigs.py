@@ -6,8 +6,8 @@ hand kept sorted by id is grouped by position, lowest points first.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from games.core import Rng
 from games.core.cards import build_deck, count_words

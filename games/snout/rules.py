@@ -9,8 +9,9 @@ import dataclasses
 from itertools import combinations_with_replacement
 
 from games.core import Rng
+from games.core.cards import deal as take
+from games.core.cards import next_seat, plural, remove_cards
 from games.core.contract import turn_limit_ms
-from games.core.cards import deal as take, next_seat, plural, remove_cards
 from games.snout import pigs
 from games.snout.pigs import JOWLER, JOWLER_CARD, PIGS, describe
 from games.snout.scoring import lowest_hands, round_points
@@ -109,7 +110,7 @@ def choose_pass(state: SnoutState, seat: int, choice: tuple[int, ...], now: int)
 
 def pass_timeout(state: SnoutState, now: int) -> SnoutState:
     passes = list(state.passes)
-    events = []
+    events: list[tuple[int | None, str]] = []
     for seat, chosen in enumerate(passes):
         if not chosen:
             passes[seat] = timeout_pass(state.hands[seat])
@@ -145,7 +146,7 @@ def toss_pig(state: SnoutState, now: int) -> SnoutState:
     n = state.tosses + 1
     tosser = state.tosser
     order = [(tosser + i) % seats for i in range(seats)]
-    events = [(tosser, f"tossed {describe(pig)} — {plural(info.points, 'point')}")]
+    events: list[tuple[int | None, str]] = [(tosser, f"tossed {describe(pig)} — {plural(info.points, 'point')}")]
     state = dataclasses.replace(state, rng=rng, tosses=n)
 
     # (1) S7: the Leaning Jowler tossed while someone holds the card wins the round at once.
@@ -243,7 +244,7 @@ def finish_round(state: SnoutState, end: End, winners: tuple[int, ...], caller: 
         hands=tuple(pigs.counts(hand) for hand in state.hands), hand_points=hand_points,
         points=scored, totals=totals,
     )
-    events = []
+    events: list[tuple[int | None, str]] = []
     for seat, points in enumerate(scored):
         if points > 0:
             events.append((seat, f"scores {points} point{'' if points == 1 else 's'}"))

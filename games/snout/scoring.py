@@ -30,7 +30,7 @@ def round_points(hand_points: tuple[int, ...], end: End, winners: tuple[int, ...
     else:
         for seat in winners:
             scored[seat] = (total - hand_points[seat]) - hand_points[seat]
-        if caller not in winners:
+        if caller is not None and caller not in winners:
             scored[caller] -= EARLY_SNOUT_PENALTY
     return tuple(scored)
 

@@ -3,8 +3,8 @@ a banned player who logs in is sent back to the login page, told why."""
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
-from django.contrib.auth import get_user_model
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 

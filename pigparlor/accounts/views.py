@@ -1,8 +1,8 @@
 """The profile page: display name, record per game, finished tables, API tokens."""
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from pigparlor.accounts import tokens
@@ -10,7 +10,7 @@ from pigparlor.accounts.forms import ProfileForm
 from pigparlor.accounts.history import finished_tables, tallies
 from pigparlor.accounts.models import Profile
 from pigparlor.pwa.pages import notification_settings
-from pigparlor.ratings.accounts import is_bot_username
+from pigparlor.ratings.accounts import is_bot_username, player_named
 from pigparlor.ratings.pages import profile_ratings
 from pigparlor.tournaments.pages import history as tournament_history
 
@@ -42,7 +42,9 @@ def profile(request):
 
 def player(request, username):
     """Anyone's public record (no tokens, no settings)."""
-    user = get_object_or_404(get_user_model(), username=username)
+    user = player_named(username)
+    if user is None:
+        raise Http404("no such player")
     if user == request.user:
         return redirect("accounts:profile")
     profile_row = Profile.objects.filter(user=user).first()

@@ -68,6 +68,4 @@ class ApiTableConsumer(JsonChat, TableSocket):
         elif kind in CHAT_TYPES:
             await self.handle_chat(message)
         else:
-            # Name what was sent only when it is short text: never echo a 4 KB value back.
-            named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
-            raise TableError(BAD_REQUEST, f"unknown message type{named}")
+            raise self.unknown(kind)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -14,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from pigparlor.api.tokens import bearer, user_for_token
 from pigparlor.ratings import queries
-from pigparlor.ratings.accounts import seat_username
+from pigparlor.ratings.accounts import player_named, seat_username
 from pigparlor.tables import inputs, replay, services, strict_json
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import FINISHED, Table
@@ -174,17 +173,16 @@ def table_replay(request, table_id: int):
 @require_http_methods(["GET"])
 def player(request, username: str):
     """A player's (or a bot's) rating in each game they have played rated."""
-    user = get_user_model().objects.filter(username=username).first()
+    user = player_named(username)
     if user is None:
         raise TableError(NOT_FOUND, f"no player {username!r}")
-    return JsonResponse({"username": user.get_username(),
-                         "ratings": {game: queries.rating_json(row) for game, row in queries.ratings_of(user).items()}})
+    return JsonResponse({"username": user.get_username(), "ratings": queries.ratings_json(user)})
 
 
 @token_required
 @require_http_methods(["GET"])
 def leaderboard(request, game: str):
-    """The top established players of a game, by the conservative mu - 3 sigma."""
+    """The top established players of a game, by rating."""
     try:
         get_game(game)
     except UnknownGame:

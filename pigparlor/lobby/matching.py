@@ -28,7 +28,7 @@ class Waiter:
         waited_s = max(0, now_ms - self.joined_ms) / 1000
         return min(WINDOW_MAX, WINDOW_START + WINDOW_PER_SECOND * waited_s)
 
-    def accepts(self, other: "Waiter", now_ms: int) -> bool:
+    def accepts(self, other: Waiter, now_ms: int) -> bool:
         return abs(self.rating - other.rating) <= self.window(now_ms)
 
     def out_of_patience(self, now_ms: int) -> bool:

@@ -20,7 +20,7 @@ from django.db import transaction
 from pigparlor.lobby.matching import Waiter, closest_bot, groups
 from pigparlor.lobby.models import PoolEntry
 from pigparlor.ratings import queries
-from pigparlor.ratings.models import BotAccount, Rating
+from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.timing import epoch_ms
@@ -92,14 +92,8 @@ def waiting_count(entry: PoolEntry) -> int:
 
 
 def bot_ratings(game) -> dict[str, int]:
-    """Each bot kind's rating in ``game``. Kinds not rated there yet (a new level) count, at
-    1500, only while none of the game's kinds is rated: a guess must not undercut a measure."""
-    accounts = dict(BotAccount.objects.filter(kind__in=list(game.bots)).values_list("kind", "user_id"))
-    rated = set(Rating.objects.filter(game=game.slug, user_id__in=list(accounts.values()))
-                .values_list("user_id", flat=True))
-    skills = queries.skills_of(rated, game.slug)
-    known = {kind: skills[accounts[kind]].rating for kind in game.bots if accounts.get(kind) in rated}
-    return known or {kind: 1500 for kind in game.bots}
+    """Each bot level's fixed rating in ``game`` (docs/ratings.md, "Bots")."""
+    return {kind: bot_skill(game.slug, kind).rating for kind in game.bot_levels}
 
 
 def tick(game) -> int:

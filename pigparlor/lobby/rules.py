@@ -1,4 +1,5 @@
-"""Rules pages: each game's ``docs/rules/<slug>.md`` rendered with Markdown, with pictures.
+"""Rules pages: each game's ``docs/rules/<slug>.md`` rendered with Markdown, with pictures,
+followed by what is the same for every game (``SHARED``: missed turns and leaving).
 
 A line ``<!-- figure: NAME -->`` in the Markdown (an HTML comment: invisible where the
 file is read as plain Markdown) becomes the game's ``<slug>/_figure_NAME.html``, drawn
@@ -18,6 +19,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
+SHARED = (RULES_DIR / "timeouts.md",)
 FIGURE = re.compile(r"<!-- figure: ([a-z][a-z-]*) -->(?:.*?<!-- /figure -->)?", re.DOTALL)
 
 
@@ -29,7 +31,7 @@ def rules_html(game) -> str | None:
     path = RULES_DIR / f"{game.slug}.md"
     if not path.is_file():
         return None
-    text = path.read_text(encoding="utf-8")
+    text = "\n\n".join(page.read_text(encoding="utf-8") for page in (path, *SHARED))
     html = markdown.markdown(text, extensions=["tables", "fenced_code", "sane_lists", "toc"])
     samples = game.coach.samples() if game.coach is not None else {}
     return mark_safe(FIGURE.sub(lambda figure: render_to_string(

@@ -12,6 +12,7 @@ lobby_patterns = [
     path("lobby/tables/<int:table_id>/leave/", views.leave, name="leave"),
     path("lobby/tables/<int:table_id>/start/", views.start, name="start"),
     path("lobby/tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("lobby/tables/<int:table_id>/no-thanks/", views.decline, name="decline"),
     path("lobby/tables/<int:table_id>/seated/", views.pool_seated, name="pool_seated"),
     path("invite/<str:code>/", views.invite, name="invite"),
 ]

@@ -1,7 +1,7 @@
 """The lobby: the games, each game's tables, creating, joining, leaving, starting."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -37,10 +37,11 @@ def _go(request, url):
 
 
 def my_tables(user, slug: str | None = None) -> list[Table]:
-    """The tables ``user`` sits at that are not over (running first), for a way back in."""
+    """The tables ``user`` sits at that are not over (running first), for a way back in
+    (not those they left with the Leave button)."""
     if not user.is_authenticated:
         return []
-    tables = Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=user)
+    tables = Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=user, seat_set__resigned=False)
     if slug is not None:
         tables = tables.filter(game=slug)
     return sorted(tables.distinct().order_by("-created_at"), key=lambda table: table.status != RUNNING)
@@ -160,6 +161,8 @@ def join(request, table_id):
 def leave(request, table_id):
     def do(table):
         services.leave_table(table, request.user)
+        if table.status == RUNNING:
+            messages.info(request, f"You left {table.display_title}: a bot plays your seat to the end.")
         return reverse("lobby:game", args=[table.game])
     return _table_action(request, table_id, do)
 
@@ -171,6 +174,22 @@ def start(request, table_id):
         services.start_table(table, request.user)
         return table_page_url(table)
     return _table_action(request, table_id, do)
+
+
+@login_required
+@require_POST
+def decline(request, table_id):
+    """"No thanks" to a rematch offer (the notifications menu, the last game's page, the
+    waiting room). With ``stay`` an htmx request leaves the page where it is (its sockets
+    show the change); otherwise to the game's lobby."""
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        services.decline_rematch(table, request.user)
+    except TableError as refusal:
+        messages.error(request, refusal.message)
+    if request.POST.get("stay") and request.headers.get("HX-Request"):
+        return HttpResponse(status=204)
+    return _go(request, reverse("lobby:game", args=[table.game]))
 
 
 @login_required

@@ -11,16 +11,16 @@ bad input, 404 for a missing target, 409 when the target cannot be acted on.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import get_resolver, reverse
-from django.utils.log import log_response
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.log import log_response
 from django.views.decorators.cache import never_cache
 
 from pigparlor.moderation import services

@@ -6,7 +6,7 @@ edited or deleted through the admin, the mod log above all.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.contrib import admin
 from django.db.models import Count, Q
@@ -111,7 +111,7 @@ class LiveRoomAdmin(ModeratorsOnly):
     def last_action(self, table):
         if table.changed_at_ms is None:
             return "—"
-        moment = datetime.fromtimestamp(table.changed_at_ms / 1000, tz=dt_timezone.utc)
+        moment = datetime.fromtimestamp(table.changed_at_ms / 1000, tz=UTC)
         return f"{timesince(moment)} ago"
 
     @admin.display(description="open reports", ordering="open_report_count")

@@ -20,7 +20,8 @@ from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, Kick, ModAct
 from pigparlor.moderation.permissions import require
 from pigparlor.ratings import service as ratings
 from pigparlor.ratings.models import RatingEvent, VoidedTable
-from pigparlor.tables import inputs, services as tables
+from pigparlor.tables import inputs
+from pigparlor.tables import services as tables
 from pigparlor.tables.broadcast import group_send, revoke_sockets, user_group
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
 from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Table

@@ -26,7 +26,6 @@ import ipaddress
 import re
 import socket
 from dataclasses import dataclass
-from socket import timeout as SocketTimeout
 from urllib.parse import urlsplit
 
 import requests
@@ -133,7 +132,7 @@ def _pinned_pool(pool_class, address: str):
                 sock = connection.create_connection((address, self.port), self.timeout,
                                                     source_address=self.source_address,
                                                     socket_options=self.socket_options)
-            except SocketTimeout as failure:
+            except TimeoutError as failure:
                 raise ConnectTimeoutError(self, f"Connection to {self.host} ({address}) timed out") from failure
             except OSError as failure:
                 raise NewConnectionError(self, f"Failed to connect to {self.host} ({address}): {failure}") from failure

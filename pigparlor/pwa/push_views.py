@@ -17,8 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from pigparlor.api.views import error, json_body
-from pigparlor.pwa import subscriptions, turns, vapid
-from pigparlor.pwa import invites
+from pigparlor.pwa import invites, subscriptions, turns, vapid
 from pigparlor.tables.errors import TableError
 
 

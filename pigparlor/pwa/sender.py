@@ -17,7 +17,7 @@ import logging
 import queue
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from django.db import close_old_connections
 

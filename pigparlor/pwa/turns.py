@@ -1,4 +1,4 @@
-"""Tables waiting on a player: the "your turn" push and the app badge.
+"""Tables waiting on a player: the "your turn" push, the app badge and the notifications menu.
 
 After every move (``tables.signals.table_moved``, sent after the commit) the
 table's check is due ``PIGPARLOR_PUSH_TURN_DELAY_MS`` later (one check per
@@ -119,6 +119,9 @@ def check_turn(table_id: int, version: int) -> int:
     seat = turn_seat(snapshot.game, snapshot.state, snapshot.seats)
     if seat is None or Presence.objects.filter(table_id=table_id, user_id=seat.user_id).exists():
         return 0
+    from pigparlor.pwa.inbox import poke  # the inbox lists these tables (tables_waiting_on)
+
+    poke([seat.user_id])  # their notifications menu, on whatever page they have open
     if not _claim_alert(seat.user_id, table_id, version):
         return 0
     game = snapshot.game

@@ -3,8 +3,8 @@ the start page an installed app opens, and "your tables"."""
 import json
 
 from django.conf import settings
-from django.http import JsonResponse
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -89,7 +89,7 @@ def offline(request):
 
 
 def your_running_tables(user):
-    return Table.objects.filter(status=RUNNING, seat_set__user=user).distinct()
+    return Table.objects.filter(status=RUNNING, seat_set__user=user, seat_set__resigned=False).distinct()
 
 
 @require_GET

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from pigparlor.accounts.models import Profile
 from pigparlor.ratings.models import BotAccount
+from pigparlor.tables.registry import all_games
 
 BOT_PREFIX = "bot:"
 
@@ -41,6 +42,17 @@ def bot_account(kind: str):
             return user
     except IntegrityError:  # another process made it first
         return BotAccount.objects.select_related("user").get(kind=kind).user
+
+
+def player_named(username: str):
+    """The user a player's page shows: anyone's account, or a bot level's (made on
+    first need, so a level's page exists before it plays rated). None: no such player."""
+    found = get_user_model().objects.filter(username=username).first()
+    if found is None and is_bot_username(username):
+        kind = username.removeprefix(BOT_PREFIX)
+        if any(kind in game.bots for game in all_games()):
+            return bot_account(kind)
+    return found
 
 
 def seat_username(seat) -> str | None:

@@ -2,13 +2,13 @@
 game, as SVG coordinates the profile draws inline (no script, no image
 request), like the Snout! score sheet's chart.
 
-The x axis counts games (0 = the start, 1500); the y axis spans the ratings
+The x axis counts rating changes (0 = the start, 1500); the y axis spans the ratings
 reached with some room, with at most three labels so it stays legible at
 360 px. Provisional stretches are drawn dashed.
 """
 from __future__ import annotations
 
-from pigparlor.ratings.scale import START, Skill
+from pigparlor.ratings.scale import NEWCOMER, Standing
 
 WIDTH = 320
 HEIGHT = 140
@@ -25,9 +25,9 @@ def _nice(value: float, step: int, up: bool) -> int:
     return whole + step if up and whole < value else whole
 
 
-def geometry(skills: list[Skill]) -> dict:
-    """``skills`` after each rated game, oldest first."""
-    series = [START, *skills]
+def geometry(standings: list[Standing]) -> dict:
+    """``standings``: the rating after each change, oldest first."""
+    series = [NEWCOMER, *standings]
     ratings = [skill.rating for skill in series]
     low, high = min(ratings), max(ratings)
     if high - low < MIN_SPAN:
@@ -44,7 +44,7 @@ def geometry(skills: list[Skill]) -> dict:
         return round(TOP + plot_h * (high - value) / (high - low), 1)
 
     ticks = []
-    for value in (START.rating, high, low):
+    for value in (NEWCOMER.rating, high, low):
         if low <= value <= high and all(abs(y(value) - y(kept)) >= TICK_GAP for kept in ticks):
             ticks.append(value)
     points = [(x(n), y(rating)) for n, rating in enumerate(ratings)]
@@ -52,6 +52,7 @@ def geometry(skills: list[Skill]) -> dict:
     provisional = points if split is None else points[:split + 1]
     established = [] if split is None else points[split:]
     step = max(1, -(-games // 5))
+    played = series[-1].games
     return {
         "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "label_y": HEIGHT - 5,
         "ticks": [{"y": y(value), "label": value} for value in sorted(ticks)],
@@ -59,5 +60,5 @@ def geometry(skills: list[Skill]) -> dict:
         "provisional": " ".join(f"{px},{py}" for px, py in provisional) if len(provisional) > 1 else "",
         "established": " ".join(f"{px},{py}" for px, py in established) if len(established) > 1 else "",
         "last": {"x": points[-1][0], "y": points[-1][1], "label": series[-1].shown},
-        "summary": f"from {series[0].shown} to {series[-1].shown} over {games} rated game{'s' if games != 1 else ''}",
+        "summary": f"from {series[0].shown} to {series[-1].shown} over {played} rated game{'s' if played != 1 else ''}",
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from pigparlor.ratings.scale import Skill
+from pigparlor.ratings.scale import Skill, Standing
 from pigparlor.tables.models import Table
 
 
@@ -33,34 +33,46 @@ class Rating(models.Model):
     def skill(self) -> Skill:
         return Skill(self.mu, self.sigma)
 
+    @property
+    def standing(self) -> Standing:
+        return Standing(self.skill, self.games)
+
 
 class RatingEvent(models.Model):
-    """One change to one rating. ``table`` events rate a finished table (at most
-    one per player per table); ``void`` events undo a voided table by moving the
-    rating to what the replay without it gives."""
+    """One decision about one player's rating (the service's docstring has the rules).
 
-    TABLE, VOID = "table", "void"
-    REASONS = [(TABLE, "Rated table"), (VOID, "Table voided")]
+    ``table`` events rate a finished table (at most one per player per table);
+    ``repeat`` events record that a table was not rated because its players had
+    already played enough rated games together (before == after); ``void`` events
+    undo a voided table and ``rules`` events (no table) follow a change of the
+    rating rules, each by moving the rating to what the replay gives. ``games`` is
+    the player's number of rated games after the event."""
+
+    TABLE, REPEAT, VOID, RULES = "table", "repeat", "void", "rules"
+    REASONS = [(TABLE, "Rated table"), (REPEAT, "Not rated: a repeat"), (VOID, "Table voided"),
+               (RULES, "Rating rules changed")]
+    DECISIONS = (TABLE, REPEAT)
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_events")
     game = models.CharField(max_length=40)
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rating_events")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="rating_events")
     seat = models.SmallIntegerField(null=True, blank=True)
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
     reason = models.CharField(max_length=10, choices=REASONS, default=TABLE)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["pk"]
-        constraints = [models.UniqueConstraint(fields=["table", "user"], condition=models.Q(reason="table"),
-                                               name="one_table_event_per_player")]
+        constraints = [models.UniqueConstraint(fields=["table", "user"], condition=models.Q(reason__in=["table", "repeat"]),
+                                               name="one_decision_per_table_and_player")]
         indexes = [models.Index(fields=["user", "game", "id"])]
 
     def __str__(self):
-        return f"{self.user} {self.game} table {self.table_id}: {self.before.shown} → {self.after.shown}"
+        return f"{self.user} {self.game} table {self.table_id}: {self.before.rating} → {self.after.rating}"
 
     @property
     def before(self) -> Skill:
@@ -84,10 +96,22 @@ class VoidedTable(models.Model):
 
 
 class BotAccount(models.Model):
-    """The account a bot policy plays under, so each bot has a rating per game."""
+    """The account a bot policy plays under: its name and page (``bot:<kind>``)."""
 
     kind = models.CharField(max_length=20, unique=True)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account")
 
     def __str__(self):
         return f"{self.kind} bot"
+
+
+class RatingRules(models.Model):
+    """Which version of the rating rules (``service.RULES``) the stored ratings follow:
+    one row. A newer version in the code means the ratings are rebuilt under it
+    (``service.rebuild_if_rules_changed``, at every ``serve`` start)."""
+
+    version = models.PositiveSmallIntegerField()
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"rating rules version {self.version}"

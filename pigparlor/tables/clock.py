@@ -153,6 +153,7 @@ class Clock:
         if self._next_ms is not None and at_ms >= self._next_ms:
             return
         self._next_ms = at_ms
+        assert self._event is not None  # made with the loop
         self._loop.call_soon_threadsafe(self._event.set)
 
     async def run(self) -> None:
@@ -174,7 +175,7 @@ class Clock:
                     continue
                 try:
                     await asyncio.wait_for(self._event.wait(), sleep_ms / 1000)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
         finally:
             self._loop = None

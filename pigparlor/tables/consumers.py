@@ -85,7 +85,7 @@ class TableConsumer(HtmlChat, TableSocket):
         elif "version" in message and "action" in message:
             await self.submit(parse_version(message["version"]), parse_action(message["action"]))
         else:
-            raise TableError(BAD_REQUEST, "unknown message")
+            raise self.unknown(kind)
 
 
 def parse_version(value) -> int:

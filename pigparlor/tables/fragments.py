@@ -52,9 +52,10 @@ def split_top_level(html: str) -> dict[str, str]:
         name = name.lower()
         end = tag.end()
         if name not in VOID and not attrs.rstrip().endswith("/"):
-            end = _closing(html, name, end)
-            if end is None:  # never closed: nothing after it is top level
+            closed = _closing(html, name, end)
+            if closed is None:  # never closed: nothing after it is top level
                 return found
+            end = closed
         element_id = _id(attrs)
         if element_id:
             found[element_id] = html[tag.start():end]

@@ -1,7 +1,12 @@
 """Who left a finished game, as its result records it (docs/ratings.md, "Leaving").
 
 A seat's moves are in the action log: the ones its player made carry their
-user, the ones a stand-in bot made for it carry none. At the end of a game:
+user, the ones a stand-in bot made for it because the player was gone
+(``Seat.replaced``, pigparlor.tables.botdriver.STAND_IN) carry none. The clock's
+moves (a turn timer running out) are logged without a seat (``timed_out`` names
+the seats whose missed turn they played): they count for nobody, neither as the
+player's play nor as a stand-in's, so missed turns never count as leaving
+(docs/rules/timeouts.md). At the end of a game:
 
 - a human seat **left** if a bot was playing it at the end, or if a bot made
   most of its moves (leaving at the start and coming back for the last moves

@@ -13,6 +13,8 @@ from django.db import models
 from games.core.replay import commitment, deal_seed
 
 OPEN, RUNNING, FINISHED, ABORTED = "open", "running", "finished", "aborted"
+# Missed turns in a row (the clock played them) before a bot plays the seat (pigparlor.tables.presence).
+TIMEOUTS_BEFORE_BOT = 3
 
 
 class Table(models.Model):
@@ -96,8 +98,11 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """One chair. A bot seat has ``bot_kind``; a human seat whose player left or
-    kept timing out is ``replaced`` (a bot plays it) until the player returns."""
+    """One chair. A bot seat has ``bot_kind``; a human seat whose player is gone
+    (no socket past the grace) or missed ``TIMEOUTS_BEFORE_BOT`` turns in
+    a row is ``replaced`` (a bot plays it) until the player returns. A player who
+    pressed Leave during play has ``resigned``: a bot plays the seat to the end and
+    it is not theirs to take back (their result counts as leaving)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     index = models.PositiveSmallIntegerField()
@@ -105,7 +110,12 @@ class Seat(models.Model):
                              on_delete=models.SET_NULL, related_name="seats")
     bot_kind = models.CharField(max_length=20, blank=True)
     replaced = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+    # Missed turns in a row (the clock played them): reset by the player's own move or "I'm here".
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # The game-log events a stand-in bot made for this seat, as [first, last] event
+    # numbers (last null while it still plays): the page labels them "Bot for …".
+    bot_events = models.JSONField(default=list, blank=True)
     # How many table sockets the seat's owner has open here: a cache of their
     # ``Presence`` rows, recounted under the table's lock (presence.recount).
     connections = models.PositiveSmallIntegerField(default=0)
@@ -174,6 +184,9 @@ class ActionLog(models.Model):
     action = models.JSONField()
     at_ms = models.BigIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # For the clock's moves (seat null): the seats whose own move it made because their
+    # time ran out (Engine.clock_plays_for). Not their player's move, nor a bot's.
+    timed_out = models.JSONField(default=list, blank=True)
     # games.core.replay.state_digest of the state this action made: verification finds
     # the first version a changed log leaves the game played (empty on older rows).
     state_sha = models.CharField(max_length=64, blank=True, default="")

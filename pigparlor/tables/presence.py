@@ -6,11 +6,14 @@ whose beat expired and of its own consumers that died without closing. A
 seat's ``connections`` is recounted from the rows under the table's lock, so no
 crash, restart or change of occupant can leave a phantom connection behind.
 
-A human without a socket at a running table gets ``PIGPARLOR_SEAT_GRACE_MS`` to come back;
-after that, or after ``TIMEOUTS_BEFORE_BOT`` clock moves in a row on their turn,
-a bot plays the seat (``Seat.replaced``) until the human reconnects, presses
-"take my seat back", or acts. None of this touches the game's state or version:
-it bumps ``seats_rev``, which the page shows.
+Timeouts forgive (docs/rules/timeouts.md): when a player's time runs out the
+clock plays that move for them (the engine's own timeout move) and the seat stays
+theirs. A bot plays the seat (``Seat.replaced``) only when the player is gone — no
+socket at a running table for ``PIGPARLOR_SEAT_GRACE_MS`` — or has missed
+``TIMEOUTS_BEFORE_BOT`` turns in a row (``Engine.clock_plays_for`` says whose turn
+the clock played). The player gets it back by reconnecting, pressing "I'm here",
+or acting; a player who pressed Leave (``Seat.resigned``) does not. None of this
+touches the game's state or version: it bumps ``seats_rev``, which the page shows.
 """
 from __future__ import annotations
 
@@ -25,19 +28,20 @@ from django.db import transaction
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit, call_then_send
 from pigparlor.tables.errors import NOT_FOUND, RATE_LIMITED, TableError
-from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
+from pigparlor.tables.models import RUNNING, TIMEOUTS_BEFORE_BOT, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 
 log = logging.getLogger(__name__)
 
-TIMEOUTS_BEFORE_BOT = 3
+# How many stand-in spans a seat remembers for labelling the log (it shows its last 30 events).
+BOT_SPANS_KEPT = 4
 
 # This process, as its presence rows and heartbeat name it.
 PROCESS_ID = uuid.uuid4().hex
 # The table sockets open in this process right now: channel name → (table id, user id or None).
-LIVE_CHANNELS: dict[str, tuple[int, int]] = {}
+LIVE_CHANNELS: dict[str, tuple[int, int | None]] = {}
 
 
 def grace_ms() -> int:
@@ -58,8 +62,8 @@ def next_wake(game, table, state, seats) -> int | None:
     if moves:
         times.append(moves[0].due_ms)
     times.extend(absent_until(seat) for seat in seats)
-    times = [at for at in times if at is not None]
-    return min(times) if times else None
+    due = [at for at in times if at is not None]
+    return min(due) if due else None
 
 
 def refresh_wake(table, seats) -> None:
@@ -68,31 +72,70 @@ def refresh_wake(table, seats) -> None:
         table.wake_at_ms = next_wake(game, table, game.engine.load(table.state), seats)
 
 
-def count_timeouts(engine, state, seat, user, seats) -> bool:
-    """Book-keeping for the seat that just moved; True if a seat row changed
-    (the caller then bumps ``seats_rev``, as every write to a seat must).
+SEAT_FIELDS = ["replaced", "timeouts", "bot_events"]
 
-    A clock move on a human's turn counts a timeout for them (the view's
-    ``turn``); the human's own move resets the count and takes the seat back.
+
+def last_event(engine, state) -> int:
+    """The number of the game log's newest event (0 before any: docs/platform.md §1)."""
+    return max((event["n"] for event in engine.view(state, None).get("log") or ()), default=0)
+
+
+def table_last_event(table) -> int:
+    if table.state is None:
+        return 0
+    engine = get_game(table.game).engine
+    return last_event(engine, engine.load(table.state))
+
+
+def stand_in(seat: Seat, playing: bool, last_n: int) -> None:
+    """A stand-in bot starts (``playing``) or stops playing a human's seat, the game
+    log's newest event being ``last_n``: the bot's events are the ones in between
+    (``bot_events``). Unsaved; the caller saves ``SEAT_FIELDS``."""
+    spans = [list(span) for span in seat.bot_events]
+    if playing and not seat.replaced:
+        spans.append([last_n + 1, None])
+    elif not playing and seat.replaced and spans and spans[-1][1] is None:
+        spans[-1][1] = last_n
+        if last_n < spans[-1][0]:  # the bot made no event
+            spans.pop()
+    seat.replaced = playing
+    seat.bot_events = spans[-BOT_SPANS_KEPT:]
+
+
+def counts_timeouts(seat: Seat) -> bool:
+    """A human plays this seat now (not a bot seat, no stand-in)."""
+    return seat.user_id is not None and not seat.bot_kind and not seat.replaced
+
+
+def count_timeouts(engine, state, new_state, seat, user, seats, timed_out) -> bool:
+    """Book-keeping for the move from ``state`` to ``new_state``; True if a seat row
+    changed (the caller then bumps ``seats_rev``, as every write to a seat must).
+
+    A clock move counts a missed turn for each human seat it played for
+    (``timed_out``: the engine's ``clock_plays_for``); the ``TIMEOUTS_BEFORE_BOT``-th
+    in a row hands the seat to a bot. The human's own move resets the count and
+    takes the seat back.
     """
     if seat is None:
-        turn = engine.view(state, None).get("turn")
-        if not isinstance(turn, int) or not 0 <= turn < len(seats):
-            return False
-        mover = seats[turn]
-        if mover.user_id is None or mover.bot_kind or mover.replaced:
-            return False
-        mover.timeouts += 1
-        mover.replaced = mover.timeouts >= TIMEOUTS_BEFORE_BOT
-        mover.save(update_fields=["timeouts", "replaced"])
-        return True
+        changed = False
+        for index in timed_out:
+            mover = seats[index]
+            if not counts_timeouts(mover):
+                continue
+            mover.timeouts += 1
+            if mover.timeouts >= TIMEOUTS_BEFORE_BOT:
+                stand_in(mover, True, last_event(engine, new_state))
+            mover.save(update_fields=SEAT_FIELDS)
+            changed = True
+        return changed
     if user is None:
         return False
     mover = seats[seat]
     if not (mover.timeouts or mover.replaced):
         return False
-    mover.timeouts, mover.replaced = 0, False
-    mover.save(update_fields=["timeouts", "replaced"])
+    mover.timeouts = 0
+    stand_in(mover, False, last_event(engine, state))
+    mover.save(update_fields=SEAT_FIELDS)
     return True
 
 
@@ -162,13 +205,16 @@ def _forget(rows):
     return change
 
 
-def _take_seat_back(seats, user) -> bool:
-    """The user's seat is theirs again: no stand-in bot, no timeouts counted."""
+def _take_seat_back(table, seats, user) -> bool:
+    """The user is here: their seat is theirs again, no stand-in bot, no missed turns
+    counted. Not a seat they left with the Leave button."""
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-    if mine is None or not (mine.replaced or mine.timeouts):
+    if mine is None or mine.resigned or not (mine.replaced or mine.timeouts):
         return False
-    mine.replaced, mine.timeouts = False, 0
-    mine.save(update_fields=["replaced", "timeouts"])
+    mine.timeouts = 0
+    if mine.replaced:
+        stand_in(mine, False, table_last_event(table))
+    mine.save(update_fields=SEAT_FIELDS)
     return True
 
 
@@ -186,7 +232,7 @@ def open_socket(table_id: int, user, channel: str) -> None:
 
     def arrive(table, seats):
         Presence.objects.create(table=table, user=user, process=PROCESS_ID, channel=channel, opened_ms=epoch_ms())
-        return user is not None and _take_seat_back(seats, user)
+        return user is not None and _take_seat_back(table, seats, user)
 
     LIVE_CHANNELS[channel] = (table_id, user.pk if user is not None else None)
     try:
@@ -204,8 +250,8 @@ def close_socket(table_id: int, channel: str) -> None:
 
 
 def reclaim_seat(table_id: int, user) -> None:
-    """The "take my seat back" button."""
-    _presence_changed(table_id, epoch_ms(), lambda table, seats: _take_seat_back(seats, user))
+    """The "I'm here" button: after a missed turn, or to take the seat back from a bot."""
+    _presence_changed(table_id, epoch_ms(), lambda table, seats: _take_seat_back(table, seats, user))
 
 
 def beat(now: int | None = None) -> None:
@@ -302,7 +348,7 @@ def replace_absent(table, seats, now: int) -> bool:
     for seat in seats:
         until = absent_until(seat)
         if until is not None and until <= now:
-            seat.replaced = True
-            seat.save(update_fields=["replaced"])
+            stand_in(seat, True, table_last_event(table))
+            seat.save(update_fields=SEAT_FIELDS)
             changed = True
     return changed

@@ -21,13 +21,15 @@ from django.template.loader import get_template
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
+from games.core.cards import word_list
 from pigparlor.ratings.accounts import seat_username
-from pigparlor.ratings.pages import rating_change
-from pigparlor.ratings.queries import rating_changes
+from pigparlor.ratings.explain import PENDING, ordinal, reason
+from pigparlor.ratings.queries import table_ratings
+from pigparlor.ratings.scale import REPEAT_GAMES
 from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
-from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table, seats_of
+from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, TIMEOUTS_BEFORE_BOT, Seat, Table, seats_of
 from pigparlor.tables.registry import get_game
 from pigparlor.tables.signals import table_origin
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
@@ -135,11 +137,11 @@ class Snapshot:
     table: Table
     seats: tuple[Seat, ...]
     state: object  # the engine's state; None before the start
-    # A finished rated table's rating changes (pigparlor.ratings.queries.rating_changes),
+    # A finished rated table's ratings and why they moved (pigparlor.ratings.queries.table_ratings),
     # read with the snapshot so that rendering, off the ORM's thread, reads no database.
-    rating_changes: tuple = ()
+    ratings: tuple = ()
     # A finished table's "Play again" table and its seats (``Rematch``), read likewise.
-    rematch: object = None
+    rematch: Rematch | None = None
     # Where a finished or closed table came from (``Origin``), read likewise.
     origin: object = None
 
@@ -187,10 +189,22 @@ class Snapshot:
         return result
 
     def page_log(self, events) -> list[dict]:
-        """A view's log as the page shows it (each line named, with who moved)."""
+        """A view's log as the page shows it (each line named, with who moved: a
+        stand-in bot's lines are the bot's, "Bot for Ana")."""
         return self.once(PAGE_LOG, events, lambda events: [
-            {**event, "who": self.names.get(event.get("seat")), "text": self.named(event["text"], True)}
+            {**event, "who": self.mover(event), "text": self.named(event["text"], True)}
             for event in events])
+
+    def mover(self, event: dict) -> str | None:
+        seat = event.get("seat")
+        if seat is None:
+            return None
+        name = self.names.get(seat)
+        if name is None or self.seats[seat].user_id is None or not self.seats[seat].bot_events:
+            return name
+        n = event.get("n", 0)
+        by_bot = any(first <= n and (last is None or n <= last) for first, last in self.seats[seat].bot_events)
+        return bot_for(name) if by_bot else name
 
     def frame_log(self, events) -> list[dict]:
         """A view's log as the JSON frame carries it (each line named)."""
@@ -224,10 +238,12 @@ def load_snapshot(table_id: int) -> Snapshot:
         return cached
     seats = tuple(seats_at(table))
     state = get_game(table.game).engine.load(table.state) if table.state is not None else None
-    changes = tuple(rating_changes(table, seats)) if table.rated and table.status == FINISHED else ()
+    ratings: tuple = ()
+    if table.rated and table.status == FINISHED:
+        ratings = tuple(table_ratings(table, seats, {seat.index: seat_name(seat) for seat in seats}))
     rematch = load_rematch(table) if table.status == FINISHED else None
     origin = load_origin(table) if table.status in (FINISHED, ABORTED) else None
-    return SNAPSHOTS.put(key, Snapshot(table, seats, state, changes, rematch, origin))
+    return SNAPSHOTS.put(key, Snapshot(table, seats, state, ratings, rematch, origin))
 
 
 @dataclass(frozen=True)
@@ -251,22 +267,28 @@ def load_origin(table: Table) -> Origin | None:
 
 @dataclass(frozen=True)
 class Rematch:
-    """A finished table's rematch as its players see it: who is in, and whether it started."""
+    """A finished table's rematch as its players see it: who is in, who is still
+    deciding, and whether it started."""
 
     table_id: int
     status: str
     seat_users: tuple  # the user id sitting in each seat (None: empty or a bot)
     taken: int
     seats: int
+    deciding: tuple = ()  # (user id, name) of each player a seat is still kept for
+    host: str = ""  # the name of the player who offered it
 
 
 def load_rematch(table: Table) -> Rematch | None:
-    rematch = Table.objects.filter(rematch_of=table).order_by("pk").first()
+    rematch = Table.objects.filter(rematch_of=table).select_related("host").order_by("pk").first()
     if rematch is None:
         return None
-    seats = list(rematch.seat_set.order_by("index").values_list("user_id", "bot_kind"))
-    return Rematch(rematch.pk, rematch.status, tuple(user for user, _ in seats),
-                   sum(1 for user, bot in seats if user is not None or bot), len(seats))
+    seats = list(rematch.seat_set.order_by("index").select_related("reserved_for"))
+    deciding = tuple((seat.reserved_for_id, display_name(seat.reserved_for)) for seat in seats
+                     if seat.reserved_for_id is not None and not seat.taken and rematch.status == OPEN)
+    return Rematch(rematch.pk, rematch.status, tuple(seat.user_id for seat in seats),
+                   sum(1 for seat in seats if seat.taken), len(seats), deciding,
+                   display_name(rematch.host) if rematch.host_id else "")
 
 
 def seats_at(table: Table) -> list[Seat]:
@@ -291,7 +313,9 @@ def viewer_for(snapshot: Snapshot, user, invite_code: str | None = None) -> int 
     signed_in = user is not None and user.is_authenticated  # a visitor without an account only watches
     for seat in snapshot.seats:
         if signed_in and seat.user_id == user.pk:
-            return seat.index
+            # A player who left during play watches the rest (a bot plays the seat);
+            # the result is theirs again.
+            return None if seat.resigned and snapshot.table.status == RUNNING else seat.index
     if snapshot.table.private and invite_code != snapshot.table.invite_code:
         raise TableError(FORBIDDEN, "this table is private")
     return None
@@ -310,13 +334,29 @@ def seat_name(seat: Seat) -> str:
     return "Empty seat"
 
 
+def bot_for(name: str) -> str:
+    """What a stand-in bot's moves are labelled with: "Bot for Ana" ("Bot for you" to Ana)."""
+    return f"Bot for {name}"
+
+
 def players(snapshot: Snapshot, viewer: int | None) -> list[dict]:
+    """Each seat as the page shows it. ``label`` is how the seat's moves are named
+    to this viewer now: "You", the name, or while a stand-in bot plays, "Bot for you"
+    / "Bot for Ana" (a bot's move is never "You")."""
     names = snapshot.names
     return [{
         "index": seat.index, "name": names[seat.index], "is_bot": seat.is_bot, "is_you": seat.index == viewer,
         "connected": bool(seat.bot_kind) or seat.connections > 0, "replaced": seat.replaced,
-        "empty": not seat.taken, "username": seat_username(seat),
+        "resigned": seat.resigned, "empty": not seat.taken, "username": seat_username(seat),
+        "label": seat_label(names[seat.index], seat.index == viewer, seat.replaced),
     } for seat in snapshot.seats]
+
+
+def seat_label(name: str, is_you: bool, replaced: bool) -> str:
+    who = "you" if is_you else name
+    if replaced:
+        return bot_for(who)
+    return "You" if is_you else name
 
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -362,11 +402,30 @@ def deadline_ms(snapshot: Snapshot) -> int | None:
     return to_epoch_ms(snapshot.table, snapshot.game.engine.next_deadline(snapshot.state))
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+def countdown_ms(snapshot: Snapshot, your_move: bool) -> int | None:
+    """The deadline the page counts down to: a player's own time only — while the clock
+    would play someone's missed turn (a turn timer), or in a turn-based game while this
+    viewer has a move to make (Snout!'s window, the pause after a round). Never a real-time
+    game's pauses: Oink!'s countdown is the flipper's flip time, not the gap between cards."""
+    engine = snapshot.game.engine
+    if snapshot.table.status != RUNNING or snapshot.state is None:
+        return None
+    if engine.clock_plays_for(snapshot.state) or (your_move and not engine.realtime):
+        return deadline_ms(snapshot)
+    return None
 
 
-def place(rank: int) -> str:
-    return ORDINALS.get(rank, f"{rank}th")
+def seat_notice(seat: Seat | None, your_move: bool) -> dict | None:
+    """What the top of a seated player's page says about their seat, if anything
+    (docs/rules/timeouts.md): a bot plays it ("bot", and why), or the clock played
+    their last turns for them ("missed": how many in a row, and whether the next
+    one hands the seat to a bot)."""
+    if seat is None or not (seat.replaced or seat.timeouts):
+        return None
+    if seat.replaced:
+        return {"kind": "bot", "missed": seat.timeouts >= TIMEOUTS_BEFORE_BOT, "limit": TIMEOUTS_BEFORE_BOT}
+    return {"kind": "missed", "count": seat.timeouts, "limit": TIMEOUTS_BEFORE_BOT,
+            "last_chance": your_move and seat.timeouts + 1 >= TIMEOUTS_BEFORE_BOT}
 
 
 def score_text(game, score) -> str:
@@ -374,33 +433,45 @@ def score_text(game, score) -> str:
     return f"{score} {singular if score in (1, -1) else plural}"
 
 
-def standings_of(snapshot: Snapshot, names: dict) -> list[dict]:
-    """One row per seat, best first: place, name, score, and rating change once rated."""
+def standings_of(snapshot: Snapshot, names: dict, viewer: int | None = None) -> list[dict]:
+    """One row per seat, best first: place, name, score, and once rated the rating's
+    change and why (``explain.reason``, in the viewer's words for their own seat)."""
     outcome = snapshot.table.outcome
     if not outcome:
         return []
-    changes = {change["seat"]: change for change in snapshot.rating_changes}
+    ratings = {row.seat: row for row in snapshot.ratings}
     left = set(outcome.get("left", ()))
-    rows = [{"rank": rank, "place": place(rank), "name": names[index], "seat": index,
+    rows = [{"rank": rank, "place": ordinal(rank), "name": names[index], "seat": index,
              "score": outcome["scores"][index], "score_text": score_text(snapshot.game, outcome["scores"][index]),
              "shared": list(outcome["ranks"]).count(rank) > 1, "left": index in left,
-             **rating_change(changes.get(index))}
+             **rating_fields(ratings.get(index), index == viewer)}
             for index, rank in enumerate(outcome["ranks"])]
     return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
 
 
+def rating_fields(rated, you: bool) -> dict:
+    """A standings row's rating: the change (``1512 → 1531 (+19)``) and why, a bot's fixed rating."""
+    if rated is None:
+        return {}
+    return {"change": rated.change, "delta": rated.delta, "why": reason(rated, you), "bot": rated.bot,
+            "fixed": rated.before.shown if rated.bot else "", "pending": rated.unrated == PENDING}
+
+
 def rating_note(snapshot: Snapshot) -> str:
-    """What the results screen says about a finished rated table's ratings (docs/ratings.md)."""
+    """What the results screen says about a finished rated table's ratings as a whole (docs/ratings.md)."""
     outcome = snapshot.table.outcome
     if not (snapshot.table.rated and outcome):
         return ""
-    if outcome.get("unrated") == "repeat":
-        return "Not rated: these players already played three rated games of this game together today."
-    if not snapshot.rating_changes:
+    unrated = outcome.get("unrated")
+    if unrated == "repeat":
+        return (f"Not rated: these players already have {REPEAT_GAMES} rated {snapshot.game.title} games together "
+                "within 24 hours.")
+    if unrated:
+        return "Not rated: no player was left at the table."
+    if any(row.unrated == PENDING for row in snapshot.ratings):
         return "Rated game: the rating changes are on their way."
     if outcome.get("left_early"):
-        return ("Rated game. Whoever left before playing half of their moves is rated last, "
-                "and nobody gains rating for beating them.")
+        return "Rated game. Whoever left before playing half of their moves is rated last, and nobody gains for beating them."
     return "Rated game."
 
 
@@ -411,8 +482,7 @@ def headline(standings: list[dict]) -> str:
         return ""
     if len(winners) == 1:
         return f"{winners[0]['name']} wins with {winners[0]['score_text']}"
-    names = ", ".join(row["name"] for row in winners[:-1]) + f" and {winners[-1]['name']}"
-    return f"{names} share the win with {winners[0]['score_text']}"
+    return f"{word_list([row['name'] for row in winners])} share the win with {winners[0]['score_text']}"
 
 
 def last_moves(log: list[dict], viewer: int | None, snapshot: Snapshot | None = None) -> tuple[dict, int | None]:
@@ -439,7 +509,9 @@ def rematch_context(snapshot: Snapshot, viewer: int | None) -> dict | None:
         return None
     me = snapshot.seats[viewer].user_id if viewer is not None else None
     return {"id": rematch.table_id, "status": rematch.status, "taken": rematch.taken, "seats": rematch.seats,
-            "joined": me is not None and me in rematch.seat_users}
+            "joined": me is not None and me in rematch.seat_users, "host": rematch.host,
+            "kept_for_you": me is not None and any(user == me for user, _ in rematch.deciding),
+            "deciding": [name for user, name in rematch.deciding if user != me]}
 
 
 def context(snapshot: Snapshot, viewer: int | None) -> dict:
@@ -449,7 +521,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
     legal = engine.legal_actions(snapshot.state, viewer) if snapshot.live and viewer is not None else []
     people = players(snapshot, viewer)
     names = snapshot.names
-    standings = standings_of(snapshot, names)
+    standings = standings_of(snapshot, names, viewer)
     log = snapshot.page_log(view.get("log", ()))
     running = snapshot.table.status == "running"
     latest, mover = last_moves(log, viewer, snapshot)
@@ -457,20 +529,24 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         player["last_move"] = latest.get(player["index"], "")
         player["moved_last"] = running and player["index"] == mover
     turn = view.get("turn")
+    mine = snapshot.seats[viewer] if viewer is not None else None
+    stand_in = mine is not None and mine.replaced
     turn_is_you = viewer is not None and turn == viewer
+    # Whose move it is, for the turn alerts: a real-time game's players may always
+    # slap, so there only the turn counts; elsewhere any legal action does.
+    your_move = running and (turn_is_you or (bool(legal) and not engine.realtime))
     return {
         "view": view, "legal": legal, "version": snapshot.table.version, "seat": viewer,
         "table": snapshot.table, "game": snapshot.game, "players": people,
-        "deadline_ms": deadline_ms(snapshot), "now_ms": epoch_ms(),
-        "turn_name": names.get(turn) if isinstance(turn, int) else None, "turn_is_you": turn_is_you,
-        # Whose move it is, for the turn alerts: a real-time game's players may always
-        # slap, so there only the turn counts; elsewhere any legal action does.
-        "your_move": running and (turn_is_you or (bool(legal) and not engine.realtime)),
+        "deadline_ms": countdown_ms(snapshot, your_move), "now_ms": epoch_ms(),
+        "turn_name": people[turn]["label"] if isinstance(turn, int) and 0 <= turn < len(people) else None,
+        "turn_is_you": turn_is_you,
+        "your_move": your_move, "stand_in": stand_in,
+        "notice": seat_notice(mine, your_move) if running else None,
         "log": log,
         "phase_name": engine.phase_names.get(view.get("phase"), ""),
         "standings": standings, "headline": headline(standings), "rating_note": rating_note(snapshot),
-        "rating_done": bool(snapshot.rating_changes),
-        "replaced": viewer is not None and snapshot.seats[viewer].replaced,
+        "replaced": stand_in,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
         "origin": snapshot.origin,
         **coaching(snapshot, viewer, view, legal),

@@ -80,7 +80,7 @@ class Replay:
         into the moment before it, whose last version it becomes."""
         moments = [1]
         for version in range(2, self.last + 1):
-            if self.step(version).seat is None and not self.events(version - 1, version):
+            if self.steps[version - 2].seat is None and not self.events(version - 1, version):
                 moments[-1] = version
             else:
                 moments.append(version)

@@ -82,8 +82,9 @@ def _parts(found: replay.Replay, version: int, viewer: int | None, names: dict[i
     snapshot = Snapshot(table, tuple(rendering.seats_at(found.table)), found.state(version))
     ctx = rendering.context(snapshot, viewer)
     # Who was connected or stood in for whom at that moment is not recorded: show neither.
-    ctx.update(legal=[], deadline_ms=None, replaced=False, turn_is_you=False,
-               players=[{**player, "connected": True, "replaced": False, "is_bot": player["is_bot"] and not player["replaced"]}
+    ctx.update(legal=[], deadline_ms=None, replaced=False, stand_in=False, notice=None, turn_is_you=False,
+               players=[{**player, "connected": True, "replaced": False, "is_bot": player["is_bot"] and not player["replaced"],
+                         "label": rendering.seat_label(player["name"], player["is_you"], False)}
                         for player in ctx["players"]])
     parts = split_top_level(render_to_string(rendering.SHELL_TEMPLATE, ctx))
     parts = {part: html for part, html in parts.items() if part in SHELL_PARTS}
@@ -119,7 +120,7 @@ def step_sentences(found: replay.Replay, moment: int, names: dict[int, str], hum
     if moment == 0:
         return ["The cards are dealt."]
     before, version = found.moments[moment - 1], found.moments[moment]
-    step = found.step(before + 1)
+    step = found.steps[before - 1]  # the action that made version ``before + 1``
     said = [sentence(f"{names[event['seat']]} {rendering.seat_names(event['text'], names)}", capital=False)
             if event.get("seat") in names else sentence(rendering.seat_names(event["text"], names))
             for event in found.events(before, version)]

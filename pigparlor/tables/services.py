@@ -106,7 +106,7 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
     seated = ([host] if host is not None else []) + list(players)
     if not 0 <= bots < seats or len(seated) + bots > seats:
         raise TableError(BAD_REQUEST, f"bots must be between 0 and {seats - max(1, len(seated))}")
-    salts = [None] * seats
+    salts: list[str | None] = [None] * seats
     if salt is not None:
         salts[0] = inputs.salt(salt)
     if host is not None:
@@ -191,9 +191,10 @@ def rematch_table(table, user) -> tuple[Table, bool]:
     """"Play again" at a finished table: the first player to ask opens a new
     table with the same game, options and seats (bots stay bots; every other
     player's seat is kept for them); the others take their kept seats by
-    asking too. It starts when every seat is taken, or ``rematch_wait_ms``
-    after it opened with bots in the seats nobody took. Returns the rematch
-    and whether this call created it."""
+    asking too (or say no: ``decline_rematch``). It starts when every seat is
+    taken, once nobody is still deciding, or ``rematch_wait_ms`` after it opened,
+    with bots in the seats nobody took. Returns the rematch and whether this
+    call created it."""
     table = _locked(table)
     seats = _seats(table)
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -243,6 +244,28 @@ def _offer_rematch(rematch: Table, user, others: list[int]) -> None:
         notify(other, REMATCH, reverse("lobby:table", args=[rematch.pk]), title, body, tag=f"rematch-{rematch.pk}")
 
 
+@transaction.atomic
+def decline_rematch(table, user) -> None:
+    """"No thanks" to a rematch offer: the seat kept for ``user`` is given up (a bot
+    takes it at the start). Once nobody the rematch keeps a seat for is still
+    deciding, it starts at once, with bots in the seats nobody took."""
+    origin = _lock_origin(table)
+    table = _locked(table)
+    seats = _seats(table)
+    kept = _kept_for(seats, user)
+    if table.rematch_of_id is None or table.status != OPEN or kept is None:
+        raise TableError(ILLEGAL, "no rematch offer is waiting for you at this table")
+    kept.reserved_for = None
+    kept.save(update_fields=["reserved_for"])
+    table.seats_rev += 1
+    if not any(seat.reserved_for_id is not None and not seat.taken for seat in seats):
+        _seat_bots(seats, table.bot_kind)
+        _start(table, seats)
+    table.save()
+    announce_after_commit(table, listing=True)
+    _rematch_changed(origin)
+
+
 def start_rematch_if_due(table_id: int, now: int) -> None:
     """The clock: a rematch nobody else joined in time starts with bots in the free seats."""
     with transaction.atomic():
@@ -268,8 +291,10 @@ def _seat_bots(seats, bot_kind: str) -> None:
 
 @transaction.atomic
 def leave_table(table, user) -> None:
-    """Before the start the seat is freed (the table closes when no human is left);
-    during play a bot takes over the seat until the player comes back."""
+    """Before the start the seat is freed (the table closes when no human is left).
+    During play it is leaving for good (docs/rules/timeouts.md): a bot plays the seat
+    to the end, the player watches from then on and cannot take it back, and their
+    result counts as leaving (``leavers``: rated last)."""
     origin = _lock_origin(table)
     table = _locked(table)
     seats = _seats(table)
@@ -289,8 +314,11 @@ def leave_table(table, user) -> None:
         elif table.host_id == user.pk:
             table.host = humans[0].user
     elif table.status == RUNNING:
-        mine.replaced = True
-        mine.save(update_fields=["replaced"])
+        if mine.resigned:
+            raise TableError(ILLEGAL, "you have already left this table")
+        mine.resigned, mine.timeouts = True, 0
+        presence.stand_in(mine, True, presence.table_last_event(table))
+        mine.save(update_fields=["resigned", *presence.SEAT_FIELDS])
         presence.refresh_wake(table, seats)
     else:
         raise TableError(ILLEGAL, "the game is over")
@@ -375,9 +403,10 @@ def seat_bot(table, index):
     if seat.user_id is None or seat.bot_kind:
         raise TableError(ILLEGAL, "that seat is a bot's" if seat.bot_kind else "that seat is empty")
     player = seat.user
-    seat.user, seat.bot_kind, seat.replaced, seat.timeouts = None, STAND_IN, False, 0
-    seat.connections, seat.left_at_ms = 0, None
-    seat.save(update_fields=["user", "bot_kind", "replaced", "timeouts", "connections", "left_at_ms"])
+    seat.user, seat.bot_kind, seat.replaced, seat.resigned, seat.timeouts = None, STAND_IN, False, False, 0
+    seat.connections, seat.left_at_ms, seat.bot_events = 0, None, []
+    seat.save(update_fields=["user", "bot_kind", "replaced", "resigned", "timeouts", "connections", "left_at_ms",
+                             "bot_events"])
     if table.status == OPEN:
         humans = [each for each in seats if each.user_id is not None]
         if not humans:
@@ -447,6 +476,8 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         seats = _seats(table)
         if user is not None and (seat is None or not 0 <= seat < len(seats) or seats[seat].user_id != user.pk):
             raise TableError(FORBIDDEN, "that is not your seat")
+        if user is not None and seats[seat].resigned:
+            raise TableError(FORBIDDEN, "you left this table: a bot plays your seat to the end")
         if table.status in (FINISHED, ABORTED):
             raise TableError(ILLEGAL, "the game is over")
         if table.status == OPEN:
@@ -472,11 +503,12 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
             # player gets a refusal and the table stays as it was.
             log.exception("%s engine failed on an action at table %s: %r", table.game, table.pk, action)
             raise TableError(BAD_REQUEST, "the game could not read that action") from None
-        listing = presence.count_timeouts(engine, state, seat, user, seats)
+        timed_out = sorted(engine.clock_plays_for(state)) if seat is None else []
+        listing = presence.count_timeouts(engine, state, new_state, seat, user, seats, timed_out)
         table.version += 1
         table.state = engine.dump(new_state)
         prepared.insert(ActionLog, {"table_id": table.pk, "version": table.version, "seat": seat, "action": action,
-                                    "at_ms": now, "user_id": getattr(user, "pk", None),
+                                    "at_ms": now, "user_id": getattr(user, "pk", None), "timed_out": timed_out,
                                     "state_sha": state_digest(table.state)})
         table.changed_at_ms = now
         outcome = engine.outcome(new_state)

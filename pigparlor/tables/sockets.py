@@ -189,6 +189,13 @@ class TableSocket(AsyncWebsocketConsumer):
         """Parse one message (the subclass's format) and call one service."""
         raise NotImplementedError
 
+    @staticmethod
+    def unknown(kind) -> TableError:
+        """The refusal of a message of no known type: it names what was sent only when that
+        is short text (never echo a 4 KB value back)."""
+        named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
+        return TableError(BAD_REQUEST, f"unknown message type{named}")
+
     async def salt(self, message):
         """The seat's client adds its random salt to the deal, before the start (docs/api.md)."""
         await call_then_send(set_salt, self.table_id, self.user, message.get("salt"))

@@ -3,7 +3,7 @@
 Anyone may watch a public table, with or without an account; a private one
 needs its invite.
 """
-from functools import lru_cache
+from functools import cache
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -14,7 +14,7 @@ from django.shortcuts import render
 from pigparlor.tables import rendering
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.lessons import lesson_offered
-from pigparlor.tables.models import ActionLog
+from pigparlor.tables.models import TIMEOUTS_BEFORE_BOT, ActionLog
 
 # How many tables' "a bot played for you" notices a session remembers having shown.
 NOTICES_KEPT = 20
@@ -42,10 +42,11 @@ def table_page(request, table_id: int):
         "min_show_ms": 0 if snapshot.game.engine.realtime else settings.PIGPARLOR_MIN_SHOW_MS,
         "realtime": snapshot.game.engine.realtime,
         "game_stylesheet": game_stylesheet(snapshot.game.slug),
+        "turns_before_bot": TIMEOUTS_BEFORE_BOT, "grace_s": settings.PIGPARLOR_SEAT_GRACE_MS // 1000,
     })
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_stylesheet(slug: str) -> str | None:
     """``css/<slug>.css`` when the game has one. The head links it, so the first paint
     is the board: linked only in the game's part (in the body), it came after the

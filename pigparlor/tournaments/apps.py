@@ -8,7 +8,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from pigparlor.tables.signals import clock_tick, table_finished, table_origin
-        from pigparlor.tournaments.live import on_table_over, table_origin as back_to_tournament
+        from pigparlor.tournaments.live import on_table_over
+        from pigparlor.tournaments.live import table_origin as back_to_tournament
         from pigparlor.tournaments.ticks import on_clock_tick, on_table_finished
 
         # Connected after the ratings app's receiver (INSTALLED_APPS order): a

@@ -7,7 +7,10 @@
   only what changed. When the viewer gets a new table, their panel carries a
   link the page follows at once (``a[data-follow]``, static/js/site.js).
 - ``/ws/player/``: every page of a signed-in player (base.html). Group
-  ``player-<user_id>``: "your table is ready" shows a banner with the link.
+  ``player-<user_id>``: "your table is ready" shows a banner with the link, and
+  the notifications menu in the header (pigparlor/pwa/inbox.py) is rendered on
+  connect and again on ``inbox.changed`` (and when a tournament table is ready
+  or over), sent only when it changed.
   It keeps no presence row, so it never counts against the per-user cap on
   table sockets (``PIGPARLOR_MAX_SOCKETS_PER_USER``, tables/presence.py).
   A cancelled tournament (``tournament.cancelled``) shows its reason there too.
@@ -24,6 +27,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from pigparlor.pwa.inbox import inbox_html
 from pigparlor.tournaments import live
 from pigparlor.tournaments.announce import LIST_GROUP, player_group, tournament_group
 from pigparlor.tournaments.models import RUNNING
@@ -176,7 +180,8 @@ class TournamentConsumer(ListeningSocket):
 
 class PlayerConsumer(ListeningSocket):
     """A signed-in player's "your table is ready" banner, on every page; it
-    goes away when that table finishes (``tournament.table_over``)."""
+    goes away when that table finishes (``tournament.table_over``). And the
+    notifications menu, kept fresh (``render``)."""
 
     banner_table: int | None = None
 
@@ -191,16 +196,26 @@ class PlayerConsumer(ListeningSocket):
         html, self.banner_table = await database_sync_to_async(live.banner_html)(user)
         if self.banner_table is not None:
             await self.send(text_data=html)
+        await self.refresh()
+
+    @database_sync_to_async
+    def render(self) -> str:
+        return inbox_html(self.user)
+
+    async def inbox_changed(self, event):
+        await self.refresh()
 
     async def tournament_table_ready(self, event):
         html, self.banner_table = await database_sync_to_async(live.banner_html)(
             self.user, event["tournament_id"], event["table_id"])
         await self.send(text_data=html)
+        await self.refresh()
 
     async def tournament_table_over(self, event):
         if event["table_id"] == self.banner_table:
             self.banner_table = None
             await self.send(text_data=await database_sync_to_async(live.empty_banner_html)())
+        await self.refresh()
 
     async def tournament_cancelled(self, event):
         html = await database_sync_to_async(live.cancelled_html)(event["tournament_id"], event["reason"])

@@ -19,10 +19,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from pigparlor.tables.broadcast import group_send
-from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
+from pigparlor.tables.models import ABORTED
+from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tables.rendering import Origin
-from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments import pages
+from pigparlor.tournaments.announce import player_group
 from pigparlor.tournaments.models import RUNNING, Entry, Tournament, TournamentTable
 from pigparlor.tournaments.standings import open_tables
 
@@ -96,7 +97,7 @@ def banner_html(user, tournament_id: int | None = None, table_id: int | None = N
     tournament table, or else any table of a running tournament they are
     seated at now (an empty banner and None if none)."""
     if table_id is None:
-        tournament_id, table_id = _seated_now(user)
+        tournament_id, table_id = seated_now(user)
     found = None
     if table_id is not None:
         found = (TournamentTable.objects.filter(table_id=table_id, round__tournament_id=tournament_id)
@@ -142,7 +143,7 @@ def cancelled_html(tournament_id: int, reason: str) -> str:
     return render_to_string("tournaments/_banner.html", {"cancelled": tournament, "reason": reason})
 
 
-def _seated_now(user) -> tuple[int | None, int | None]:
+def seated_now(user) -> tuple[int | None, int | None]:
     for tournament in Tournament.objects.filter(status=RUNNING, entries__user=user,
                                                 entries__status=Entry.IN).order_by("-started_at"):
         table_id = open_tables(tournament).get(user.pk)

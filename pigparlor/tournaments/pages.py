@@ -21,10 +21,28 @@ from django.utils import timezone
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import pairing, progress, services
 from pigparlor.tournaments.models import (
-    CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
-    TournamentTable)
+    CANCELLED,
+    ELIMINATION,
+    FINISHED,
+    RUNNING,
+    SWISS,
+    UPCOMING,
+    Entry,
+    Result,
+    Round,
+    Stage,
+    Tournament,
+    TournamentTable,
+)
 from pigparlor.tournaments.standings import (
-    ACTIVE, Standing, buchholz, current_round, me_status, stage_points, standings)
+    ACTIVE,
+    Standing,
+    buchholz,
+    current_round,
+    me_status,
+    stage_points,
+    standings,
+)
 
 FINISHED_SHOWN = 20
 LEFT = (Entry.OUT, Entry.WITHDRAWN, Entry.REMOVED)

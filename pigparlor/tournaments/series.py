@@ -2,7 +2,7 @@
 by the clock's sweep and by ``manage.py tournaments --create-due``."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.db import IntegrityError, transaction
 
@@ -12,10 +12,10 @@ from pigparlor.tournaments.models import WEEKLY, Series, Tournament
 
 def next_starts(series: Series, now: datetime, until: datetime) -> list[datetime]:
     """Every start of ``series`` after ``now`` up to ``until`` (UTC)."""
-    day = now.astimezone(dt_timezone.utc).date()
+    day = now.astimezone(UTC).date()
     starts = []
     while True:
-        moment = datetime.combine(day, series.time, tzinfo=dt_timezone.utc)
+        moment = datetime.combine(day, series.time, tzinfo=UTC)
         if moment > until:
             return starts
         if moment > now and (series.cadence != WEEKLY or moment.weekday() == (series.weekday or 0)):

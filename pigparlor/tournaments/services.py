@@ -25,15 +25,29 @@ from django.utils import timezone
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
-from pigparlor.tables import inputs, services as tables
+from pigparlor.ratings.scale import provisional
+from pigparlor.tables import inputs
+from pigparlor.tables import services as tables
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
-from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
+from pigparlor.tables.models import ABORTED
+from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import announce, pairing, spec
 from pigparlor.tournaments.models import (
-    CANCELLED, ELIMINATION, FINISHED, RUNNING, SWISS, UPCOMING, Entry, Result, Round, Stage, Tournament,
-    TournamentTable)
+    CANCELLED,
+    ELIMINATION,
+    FINISHED,
+    RUNNING,
+    SWISS,
+    UPCOMING,
+    Entry,
+    Result,
+    Round,
+    Stage,
+    Tournament,
+    TournamentTable,
+)
 from pigparlor.tournaments.standings import current_round, open_tables, standings, swiss_order
 
 log = logging.getLogger(__name__)
@@ -213,7 +227,7 @@ def entry_refusal(tournament: Tournament, user) -> str | None:
         return f"this tournament is for {title} ratings up to {tournament.max_rating} (yours is {skill.rating})"
     if games < tournament.min_games:
         return f"you need {tournament.min_games} rated {title} games (you have {games})"
-    if tournament.established and skill.provisional:
+    if tournament.established and provisional(games):
         return f"you need an established {title} rating (yours is still provisional)"
     return None
 

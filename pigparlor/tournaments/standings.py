@@ -12,9 +12,20 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from pigparlor.tables.models import ABORTED, FINISHED as TABLE_FINISHED
+from pigparlor.tables.models import ABORTED
+from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tournaments.models import (
-    CANCELLED, ELIMINATION, FINISHED, RUNNING, UPCOMING, Entry, Result, Round, Tournament, TournamentTable)
+    CANCELLED,
+    ELIMINATION,
+    FINISHED,
+    RUNNING,
+    UPCOMING,
+    Entry,
+    Result,
+    Round,
+    Tournament,
+    TournamentTable,
+)
 from pigparlor.tournaments.pairing import competition_places
 
 WAITING, PLAYING, OUT, DONE = "waiting", "playing", "out", "done"

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import logging
+
 from django.utils import timezone
 
 from pigparlor.tables.timing import epoch_ms

@@ -2,6 +2,12 @@
 // clears the box, the list keeps to its newest lines and scrolls to them, and a
 // timeout's status counts down. New lines are read out by the list's own
 // polite live region (#chat-lines).
+//
+// On a table page narrower than the two columns the panel is a drawer: "Chat"
+// (#chat-toggle) opens it, Close or Escape shuts it (the focus goes back to the
+// button). The button counts the lines from others this browser has not shown
+// yet (any line shown on screen counts as seen; remembered per table, so a reload
+// keeps the count).
 (function () {
   "use strict";
   var panel = document.getElementById("chat");
@@ -57,4 +63,58 @@
 
   document.addEventListener("htmx:wsAfterMessage", tidy);
   window.setInterval(tidy, 5000);
+
+  var toggle = document.getElementById("chat-toggle");
+  var close = document.getElementById("chat-close");
+  var unread = document.getElementById("chat-unread");
+  var table = document.getElementById("table-page");
+  if (!toggle || !table) { return; }
+  var seenKey = "pigparlor-chat-seen-" + table.dataset.tableId;
+  var seen = Number(window.localStorage.getItem(seenKey) || 0);
+
+  function lineNumber(line) { return Number(line.id.replace("chat-line-", "")) || 0; }
+
+  function countUnread() {
+    var lines = Array.prototype.slice.call(document.querySelectorAll("#chat-lines > .chat-line"));
+    if (window.getComputedStyle(panel).display !== "none") {
+      var newest = lines.reduce(function (top, line) { return Math.max(top, lineNumber(line)); }, seen);
+      if (newest !== seen) { seen = newest; window.localStorage.setItem(seenKey, String(seen)); }
+    }
+    var count = lines.filter(function (line) {
+      return lineNumber(line) > seen && line.dataset.from !== panel.dataset.me;
+    }).length;
+    if (unread.dataset.count === String(count)) { return; }
+    unread.dataset.count = String(count);
+    unread.hidden = count === 0;
+    unread.textContent = count ? String(count) : "";
+    if (count) {
+      var words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = " new";
+      unread.appendChild(words);
+    }
+  }
+
+  function setOpen(open) {
+    panel.classList.toggle("is-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    if (close) { close.hidden = !open; }
+    if (open) {
+      var list = document.getElementById("chat-lines");
+      if (list) { list.scrollTop = list.scrollHeight; }
+      (close || panel).focus();
+    } else {
+      toggle.focus();
+    }
+    countUnread();
+  }
+
+  toggle.addEventListener("click", function () { setOpen(!panel.classList.contains("is-open")); });
+  if (close) { close.addEventListener("click", function () { setOpen(false); }); }
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && panel.classList.contains("is-open") && !(dialog && dialog.open)) { setOpen(false); }
+  });
+  document.addEventListener("htmx:wsAfterMessage", countUnread);
+  window.addEventListener("resize", countUnread);
+  countUnread();
 })();

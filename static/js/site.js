@@ -10,6 +10,8 @@
 // - [data-salt] on a form or an htmx button that takes a seat: the request carries
 //   "salt", fresh random bytes this browser adds to the deal (docs/fairness.md);
 // - body[data-badge]: where to ask how many tables wait on you, for the app icon's badge;
+// - #inbox-button: opens and closes the notifications menu (#inbox-panel) in the header; Escape
+//   or a click elsewhere closes it. The player socket keeps its list (#inbox-items) fresh;
 // - [data-install]: shown when the browser offers to install the app (beforeinstallprompt),
 //   and [data-ios-install]: shown in iOS Safari, which never does (add to home screen by hand).
 // - A press holds a live area's frames. A frame that replaces the control under a finger
@@ -21,6 +23,13 @@
 //   An area marked data-paced queues its frames itself (the table: table.js paces them
 //   too) and asks window.pigParlorPress; inside [data-realtime="true"] (Oink!) nothing is
 //   held: a finger resting on the board must not hold back the next card.
+// - A press reaches the control's twin when a frame replaced the control anyway (Oink!,
+//   where nothing is held; a press longer than PRESS_HOLD_MS): a control keeps an identity
+//   across frames (its id, or its kind, card, key, name, value, target address and label
+//   under the same part), and a press whose control left the page without a click clicks
+//   the twin, once.
+// - Focus survives a frame in every live area: a focused control replaced by its twin
+//   gives the twin the focus, so the next key press is not lost on the page's body.
 (function () {
   "use strict";
   function randomSalt() {
@@ -48,18 +57,108 @@
     field.value = randomSalt();
   }, true);
   var PRESS_HOLD_MS = 1000;
+  var CONTROL = "button, a, label, [role=button]";
   var press = {area: null, count: 0, timer: null};  // count: an up's late end must not end the next press
   var pressEndListeners = [];
   var heldFrames = [];
 
-  function pressedArea(event) {
+  // -- a control's identity across frames ------------------------------------------
+  var IDENTITY = ["data-card", "data-key", "aria-controls", "name", "value", "href", "hx-post", "aria-label"];
+
+  function partOf(control) { return control.parentElement && control.parentElement.closest("[id]"); }
+
+  // What names a control whatever its version: its kind, card, key, name, value, target and label.
+  function controlKey(control) {
+    var form = control.closest("form");
+    var key = [control.tagName, control.classList[0] || "",
+               form ? (form.getAttribute("action") || "") + " " + (form.getAttribute("hx-post") || "") : ""];
+    IDENTITY.forEach(function (name) { key.push(control.getAttribute(name) || ""); });
+    return key.join("|");
+  }
+
+  function sameKey(part, tag, key) {
+    return Array.prototype.filter.call(part.querySelectorAll(tag), function (candidate) {
+      return partOf(candidate) === part && controlKey(candidate) === key;
+    });
+  }
+
+  function identity(control) {
+    if (!control || !control.closest) { return null; }
+    if (control.id) { return {id: control.id}; }
+    var part = partOf(control);
+    if (!part) { return null; }
+    var key = controlKey(control);
+    return {part: part.id, tag: control.tagName, key: key, index: Math.max(0, sameKey(part, control.tagName, key).indexOf(control))};
+  }
+
+  // The element on the page now that is ``wanted``'s control (itself while it is still there).
+  function twinOf(wanted) {
+    if (!wanted) { return null; }
+    if (wanted.id) { return document.getElementById(wanted.id); }
+    var part = document.getElementById(wanted.part);
+    return part ? sameKey(part, wanted.tag, wanted.key)[wanted.index] || null : null;
+  }
+
+  // -- a press that a frame took the control from reaches the twin -----------------------
+  var pressed = null;  // {control, identity, clicked}
+
+  function pressedControl(event) {
     var target = event.target;
-    var control = target && target.closest ? target.closest("button, a, label, [role=button]") : null;
+    var control = target && target.closest ? target.closest(CONTROL) : null;
+    return control && control.closest("[ws-connect]") ? control : null;
+  }
+
+  function notePressed(event) {
+    var control = pressedControl(event);
+    pressed = control ? {control: control, identity: identity(control), clicked: false} : null;
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!pressed || !event.target || !event.target.closest) { return; }
+    var control = event.target.closest(CONTROL);
+    if (control && (control === pressed.control || control === twinOf(pressed.identity))) { pressed.clicked = true; }
+  }, true);
+
+  function pressReleased() {
+    var mine = pressed;
+    if (!mine) { return; }
+    // The click follows the up (a touch's a moment later): look once it had its chance.
+    window.setTimeout(function () {
+      if (pressed === mine) { pressed = null; }
+      if (mine.clicked || mine.control.isConnected) { return; }
+      var twin = twinOf(mine.identity);
+      if (twin && !twin.disabled && twin.getAttribute("aria-disabled") !== "true") { twin.click(); }
+    }, 60);
+  }
+
+  // -- focus survives a frame ----------------------------------------------------------
+  var focusWanted = null;
+
+  function noteFocus() {
+    var active = document.activeElement;
+    focusWanted = active && active !== document.body && active.closest && active.closest("[ws-connect]")
+      ? identity(active) : null;
+  }
+
+  function restoreFocus() {
+    var wanted = focusWanted;
+    focusWanted = null;
+    var active = document.activeElement;
+    if (!wanted || (active && active !== document.body)) { return; }  // kept, or moved on purpose
+    var twin = twinOf(wanted);
+    if (twin && !twin.disabled) { twin.focus({preventScroll: true}); }
+  }
+  document.addEventListener("htmx:wsBeforeMessage", noteFocus, true);
+  document.addEventListener("htmx:wsAfterMessage", restoreFocus, true);
+
+  function pressedArea(event) {
+    var control = pressedControl(event);
     var area = control && control.closest("[ws-connect]");
     return area && !area.closest('[data-realtime="true"]') ? area : null;
   }
 
   function pressStarts(event) {
+    notePressed(event);
     var area = pressedArea(event);
     if (!area) { return; }
     press.area = area;
@@ -82,6 +181,7 @@
   // A frame swapped later, as the socket extension would have swapped it (its parts are
   // hx-swap-oob), then announced like a frame that just came.
   function swapFrame(area, message, socket) {
+    noteFocus();
     window.htmx.swap(area, message, {swapStyle: "none"});
     window.htmx.trigger(area, "htmx:wsAfterMessage", {message: message, socketWrapper: socket, replayed: true});
   }
@@ -92,7 +192,9 @@
   }, true);
   // The click follows the up (a touch's a moment later): the press ends after it.
   ["pointerup", "pointercancel", "keyup"].forEach(function (kind) {
-    document.addEventListener(kind, function () {
+    document.addEventListener(kind, function (event) {
+      if (kind === "pointerup" || (kind === "keyup" && (event.key === " " || event.key === "Enter"))) { pressReleased(); }
+      if (kind === "pointercancel") { pressed = null; }  // a scroll, not a tap
       if (!press.area) { return; }
       var count = press.count;
       window.setTimeout(function () { if (count === press.count) { pressEnds(); } }, 50);
@@ -110,7 +212,9 @@
   window.pigParlorPress = {
     on: function (area) { return press.area === area; },   // a press is on a control of this area
     onEnd: function (listener) { pressEndListeners.push(listener); },
-    swap: swapFrame
+    swap: swapFrame,
+    identity: identity,  // a control's identity across frames, and the control it names now
+    twinOf: twinOf
   };
 
   var serviceWorker = document.currentScript && document.currentScript.dataset.serviceWorker;
@@ -218,6 +322,29 @@
   }
   window.addEventListener("load", refreshBadge);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { refreshBadge(); } });
+
+  // The notifications menu: a disclosure button and its panel.
+  function inboxOpen(open, focusButton) {
+    var button = document.getElementById("inbox-button");
+    var panel = document.getElementById("inbox-panel");
+    if (!button || !panel) { return; }
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    panel.hidden = !open;
+    if (!open && focusButton) { button.focus(); }
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!target.closest) { return; }
+    if (target.closest("#inbox-button")) {
+      inboxOpen(document.getElementById("inbox-panel").hidden, false);
+    } else if (!target.closest("#inbox-panel")) {
+      inboxOpen(false, false);
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    var panel = document.getElementById("inbox-panel");
+    if (event.key === "Escape" && panel && !panel.hidden) { inboxOpen(false, true); }
+  });
 
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input[data-select-on-focus]")) { event.target.select(); }

@@ -27,11 +27,15 @@
 //   its twin, so no click. site.js tracks the press for every live area
 //   (window.pigParlorPress, 1 s at most; none in a real-time game); this page's socket
 //   is data-paced, so its frames wait here, in the same queue as the pacing.
-// - Focus survives a frame: a frame swaps whole parts of the board, so the focused
-//   control is replaced by its twin (same id, or the same kind of control with the
-//   same card/key under the same part); the twin gets the focus back. Without it the
-//   socket's first frame, which redraws the page just served, threw a keyboard
-//   player's focus off the card they had tabbed to.
+// - The dock: on your move a game keeps the parts you act with (the prompt, the hand)
+//   at the bottom edge of the screen (its CSS makes them position: sticky; bottom: 0,
+//   docs/platform.md §5). Several docked parts stack: each one's bottom offset is the
+//   height of the docked parts shown below it, set here after every frame and whenever
+//   a docked part changes size (a picked card opens its counts).
+// - Focus survives a frame (site.js, for every live area): a frame swaps whole parts of
+//   the board, so the focused control is replaced by its twin, which gets the focus back.
+//   Without it the socket's first frame, which redraws the page just served, threw a
+//   keyboard player's focus off the card they had tabbed to.
 (function () {
   "use strict";
   var page = document.getElementById("table-page");
@@ -67,34 +71,6 @@
     }
   }
 
-  var focusWanted = null;  // where the focus was before a swap: {selector, index} of its twin
-
-  function focusSelector(elt) {
-    if (!elt || elt === document.body || !socketElt.contains(elt) || elt === socketElt) { return null; }
-    if (elt.id) { return {selector: "#" + CSS.escape(elt.id), index: 0}; }
-    var part = elt.parentElement && elt.parentElement.closest("[id]");
-    if (!part) { return null; }
-    var selector = elt.tagName.toLowerCase();
-    if (elt.classList.length) { selector += "." + CSS.escape(elt.classList[0]); }
-    ["data-card", "data-key", "aria-controls", "name", "value"].forEach(function (name) {
-      if (elt.hasAttribute(name)) { selector += "[" + name + '="' + CSS.escape(elt.getAttribute(name)) + '"]'; }
-    });
-    var scoped = "#" + CSS.escape(part.id) + " " + selector;
-    var twins = Array.prototype.slice.call(document.querySelectorAll(scoped));
-    return {selector: scoped, index: Math.max(0, twins.indexOf(elt))};
-  }
-
-  function noteFocus() { focusWanted = focusSelector(document.activeElement); }
-
-  function restoreFocus() {
-    var wanted = focusWanted;
-    focusWanted = null;
-    var active = document.activeElement;
-    if (!wanted || (active && active !== document.body)) { return; }  // kept, or moved on purpose
-    var twin = document.querySelectorAll(wanted.selector)[wanted.index];
-    if (twin && !twin.disabled) { twin.focus({preventScroll: true}); }
-  }
-
   function markLastMover() {
     document.querySelectorAll("#table-socket .is-last-mover").forEach(function (elt) {
       elt.classList.remove("is-last-mover");
@@ -115,6 +91,33 @@
         elt.appendChild(badge);
       }
     });
+  }
+
+  function isDocked(elt) {
+    var style = window.getComputedStyle(elt);
+    return style.position === "sticky" && style.top === "auto" && style.display !== "none";
+  }
+
+  var dockWatch = window.ResizeObserver ? new window.ResizeObserver(function () { dock(); }) : null;
+  var docked = [];
+
+  function dock() {
+    var parts = Array.prototype.slice.call(socketElt.children);
+    parts.forEach(function (elt) { if (elt.style.bottom && !isDocked(elt)) { elt.style.removeProperty("bottom"); } });
+    var now = parts.filter(isDocked).map(function (elt, index) {
+      return {elt: elt, order: Number(window.getComputedStyle(elt).order) || 0, index: index};
+    }).sort(function (a, b) { return a.order - b.order || a.index - b.index; }).map(function (item) { return item.elt; });
+    var below = 0;
+    for (var i = now.length - 1; i >= 0; i--) {
+      var offset = below + "px";
+      if (now[i].style.bottom !== offset) { now[i].style.bottom = offset; }
+      below += now[i].offsetHeight;
+    }
+    if (dockWatch && (now.length !== docked.length || now.some(function (elt, i) { return elt !== docked[i]; }))) {
+      dockWatch.disconnect();
+      now.forEach(function (elt) { dockWatch.observe(elt); });
+    }
+    docked = now;
   }
 
   function tick() {
@@ -163,12 +166,20 @@
   // socket's first frame redraws the page just served; replacing identical controls
   // dropped a key press half-way (Space's keyup landed on the new twin: no click).
   // The version marker and the ping are always swapped: their arrival is the news.
+  // The part as the server sent it: without the dock's offset, the one thing this page adds.
+  function undocked(target) {
+    if (!target.hasAttribute("style")) { return target; }
+    var copy = target.cloneNode(true);
+    copy.removeAttribute("style");
+    return copy;
+  }
+
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;
     if (!target || !fragment || !event.detail.shouldSwap || target.id === "table-version" || target.id === "table-ping") { return; }
     var fresh = fragment.childNodes.length === 1 ? fragment.firstChild : null;
-    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(target)) { event.detail.shouldSwap = false; }
+    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(undocked(target))) { event.detail.shouldSwap = false; }
   });
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -189,7 +200,6 @@
   }
 
   function show(message) {
-    noteFocus();
     presses.swap(socketElt, message, socket);
   }
 
@@ -215,7 +225,6 @@
   socketElt.addEventListener("htmx:wsBeforeMessage", function (event) {
     socket = event.detail.socketWrapper;
     var message = event.detail.message;
-    noteFocus();
     if (!isFrame(message)) { return; }  // an error or a ping: at once
     if (!document.hidden && (presses.on(socketElt) || waiting.length ||
                              (minShowMs > 0 && Date.now() - shownAt < minShowMs))) {
@@ -230,7 +239,7 @@
   document.addEventListener("visibilitychange", function () { if (document.hidden) { showEverything(); } });
 
   socketElt.addEventListener("htmx:wsAfterMessage", function (event) {
-    restoreFocus();
+    dock();  // before the time is noted: it reads the new parts' styles, a moment under load
     if (event.detail.socketWrapper) { socket = event.detail.socketWrapper; }
     // Counted from when the change is on the page: under load a swap itself takes time.
     if (isFrame(event.detail.message)) { shownAt = Date.now(); }
@@ -260,7 +269,16 @@
     if (!reloading) { reloading = true; window.location.reload(); }
   });
 
+  // "Leave table" opens its dialog, which says what leaving costs (templates/tables/_leave.html).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest(".leave-open") : null;
+    var dialog = button && document.getElementById(button.getAttribute("aria-controls"));
+    if (dialog) { event.preventDefault(); dialog.showModal(); }
+  });
+
   markLastMover();
+  dock();
+  window.addEventListener("resize", dock);
   tick();
   window.setInterval(tick, 250);
 })();

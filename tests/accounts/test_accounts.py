@@ -2,34 +2,20 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
-from django.utils import timezone
 
 from pigparlor.accounts.models import Profile, display_name
 from pigparlor.api.models import ApiToken
 from pigparlor.api.tokens import user_for_token
-from pigparlor.tables.models import FINISHED, RUNNING, Seat, Table
+from pigparlor.tables.models import RUNNING, Table
+from tests.support.tables import PASSWORD, finished_table
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "oink-oink-2024"
-
-
-@pytest.fixture
-def ana(django_user_model):
-    return django_user_model.objects.create_user("ana", password=PASSWORD)
 
 
 @pytest.fixture
 def ana_client(client, ana):
     client.force_login(ana)
     return client
-
-
-def finished_table(game, users, ranks, scores, title=""):
-    table = Table.objects.create(game=game, title=title, seats=len(users), seed=1, status=FINISHED,
-                                 outcome={"ranks": ranks, "scores": scores}, finished_at=timezone.now())
-    for index, user in enumerate(users):
-        Seat.objects.create(table=table, index=index, user=user, bot_kind="" if user else "sensible")
-    return table
 
 
 def test_signup_needs_only_username_and_password(client):
@@ -92,9 +78,9 @@ def test_display_name_is_escaped(ana_client, ana):
 
 def test_profile_counts_games_per_game_and_lists_finished_tables(ana_client, ana, django_user_model):
     bea = django_user_model.objects.create_user("bea", password=PASSWORD)
-    finished_table("pigpile", [ana, bea, None], [1, 2, 3], [9, 5, 2], title="Sunday swill")
-    finished_table("pigpile", [bea, ana, None], [1, 3, 2], [8, 1, 4])
-    finished_table("snout", [None, ana], [1, 2], [100, 40])
+    finished_table([ana, bea, None], [1, 2, 3], game="pigpile", scores=[9, 5, 2], rated=False, title="Sunday swill")
+    finished_table([bea, ana, None], [1, 3, 2], game="pigpile", scores=[8, 1, 4], rated=False)
+    finished_table([None, ana], [1, 2], game="snout", scores=[100, 40], rated=False)
     Table.objects.create(game="pigpile", seats=3, seed=1, status=RUNNING)
 
     response = ana_client.get(reverse("accounts:profile"))
@@ -109,7 +95,7 @@ def test_profile_counts_games_per_game_and_lists_finished_tables(ana_client, ana
 
 
 def test_table_titles_in_history_are_escaped(ana_client, ana):
-    finished_table("pigpile", [ana, None, None], [1, 2, 3], [1, 0, 0], title="<script>oink()</script>")
+    finished_table([ana, None, None], [1, 2, 3], game="pigpile", scores=[1, 0, 0], rated=False, title="<script>oink()</script>")
     html = ana_client.get(reverse("accounts:profile")).content.decode()
     assert "<script>oink()" not in html and "&lt;script&gt;oink()" in html
 
@@ -158,7 +144,7 @@ def test_public_player_page_shows_the_record_but_no_tokens(client, ana, django_u
     from pigparlor.api.tokens import create_token
 
     create_token(ana)
-    finished_table("snout", [ana, None], [1, 2], [100, 20])
+    finished_table([ana, None], [1, 2], game="snout", scores=[100, 20], rated=False)
     bea = django_user_model.objects.create_user("bea", password=PASSWORD)
     client.force_login(bea)
     html = client.get(reverse("accounts:player", args=["ana"])).content.decode()

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from pigparlor.accounts import names
 from pigparlor.accounts.models import NameSkeleton, Profile
-from tests.accounts.test_accounts import PASSWORD
+from tests.support.tables import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

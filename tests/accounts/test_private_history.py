@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from pigparlor.accounts.history import finished_tables, tallies
-from tests.accounts.test_accounts import PASSWORD, finished_table
+from tests.support.tables import PASSWORD, finished_table
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +17,11 @@ def people(django_user_model):
 @pytest.fixture
 def tables(people):
     ana, bea = people["ana"], people["bea"]
-    secret = finished_table("pigpile", [ana, bea, None], [1, 2, 3], [9, 5, 2], title="Secret swill")
+    secret = finished_table([ana, bea, None], [1, 2, 3], game="pigpile", scores=[9, 5, 2], rated=False, title="Secret swill")
     secret.private = True
     secret.invite_code = "secret-code"
     secret.save()
-    finished_table("snout", [ana, None], [2, 1], [40, 100], title="Open snout")
+    finished_table([ana, None], [2, 1], game="snout", scores=[40, 100], rated=False, title="Open snout")
     return secret
 
 

@@ -6,7 +6,7 @@ from django.test import Client
 
 from pigparlor.api.tokens import create_token
 from pigparlor.tables.models import RUNNING, Table
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

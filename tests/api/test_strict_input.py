@@ -8,7 +8,7 @@ import pytest
 from pigparlor.tables.models import Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.api.test_http import api
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 
 from pigparlor.api.models import ApiToken
 from pigparlor.api.tokens import bearer, create_token, revoke_token, user_for_token
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -9,25 +9,17 @@ expression string is polled through eval, which the policy refuses.
 """
 from __future__ import annotations
 
-import itertools
 import os
-import re
 import shutil
 import signal
 import sys
 import threading
-import time
-import uuid
 
 import pytest
 
 CHROMIUM = os.environ.get("PIGPARLOR_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-PHONE = {"width": 360, "height": 740}
-PASSWORD = "snouts-and-trotters-42"
-TABLE_PAGE = re.compile(r"(?<!lobby)/tables/\d+/$")
-_names = itertools.count()
 
 
 @pytest.fixture(scope="module")
@@ -139,12 +131,6 @@ COUNT_FRAMES = """document.addEventListener("htmx:wsAfterMessage", function () {
   window.__socketFrames = (window.__socketFrames || 0) + 1; });"""
 
 
-def wait_for_first_frame(page) -> None:
-    """Until the page's socket has swapped in its first frame, which redraws what the page
-    was served with: a click in that moment can land on a control being replaced."""
-    page.wait_for_function("() => (window.__socketFrames || 0) > 0")
-
-
 def is_csp_violation(text: str) -> bool:
     return text.startswith("CSP violation:") or "Content Security Policy" in text
 
@@ -178,83 +164,3 @@ def context_factory(browser, csp_violations):
 @pytest.fixture
 def page(context_factory):
     return context_factory().new_page()
-
-
-def fresh_name(prefix: str = "pig") -> str:
-    return f"{prefix}{next(_names)}{uuid.uuid4().hex[:6]}"
-
-
-def sign_up(page, base_url: str, username: str | None = None) -> str:
-    username = username or fresh_name()
-    page.goto(f"{base_url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-    return username
-
-
-def horizontal_overflow(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-
-
-def wait_for_table_page(page) -> None:
-    """Wait until the page shows a live table. Polls the address rather than waiting for
-    one navigation: leaving the waiting room may navigate twice (the button's redirect
-    and the room socket's "the cards are dealt"), and the first one is then aborted."""
-    from playwright.sync_api import expect
-
-    expect(page).to_have_url(TABLE_PAGE, timeout=30_000)  # a busy machine: seconds, never a fixed sleep
-    page.wait_for_load_state()
-
-
-def post_as_htmx(page, path: str) -> int:
-    """POST ``path`` from ``page`` as its htmx buttons do (with the page's CSRF header): the status."""
-    return page.evaluate("""async (path) => {
-        const csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
-        const answer = await fetch(path, {method: 'POST', headers: {'X-CSRFToken': csrf, 'HX-Request': 'true'}});
-        return answer.status; }""", path)
-
-
-def leave(page, table_id: int) -> None:
-    """Give the seat to a bot, as the lobby's Leave button does, once this page's table
-    socket is open (opening one takes a seat back)."""
-    page.wait_for_function("() => { const status = document.getElementById('table-connection');"
-                           " return !status || status.textContent === ''; }")
-    assert post_as_htmx(page, f"/lobby/tables/{table_id}/leave/") in (200, 204)
-
-
-def press_down(page, control) -> None:
-    """The mouse down on the middle of ``control``, left down. Frames may replace the control
-    while it is found (its box is asked again then)."""
-    from playwright.sync_api import Error as PlaywrightError
-
-    for attempt in range(3):
-        try:
-            control.scroll_into_view_if_needed(timeout=5_000)
-            box = control.bounding_box(timeout=5_000)  # in the viewport, where the mouse goes
-            break
-        except PlaywrightError:
-            if attempt == 2:
-                raise
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-
-
-def note_arrivals(page, area: str, part: str) -> None:
-    """From now on count the frames that reach the socket area ``area`` (``window.__arrived``,
-    counted before any hold), and mark the element ``part``: one swapped in since has no mark."""
-    page.evaluate("""([area, part]) => { window.__arrived = 0;
-        document.querySelector(area).addEventListener('htmx:wsBeforeMessage', () => window.__arrived++);
-        document.querySelector(part).dataset.mark = 'before'; }""", [area, part])
-
-
-def wait_until_over(page, base_url, table_id: int, limit_s: float = 240) -> None:
-    """Leave the table page (opening one takes the seat back) and wait, over plain HTTP,
-    until the bots have finished the game."""
-    page.goto("about:blank")
-    deadline = time.monotonic() + limit_s
-    while "Game over" not in page.request.get(f"{base_url}/tables/{table_id}/").text():
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.5)

@@ -52,7 +52,9 @@ LOW_CONTRAST = """(minimum) => {
     const [light, dark] = [luminance(fore), luminance(back)].sort((a, b) => b - a);
     const ratio = (light + 0.05) / (dark + 0.05);
     if (ratio < minimum) {
-      failures.push(`${ratio.toFixed(2)}:1 "${text.textContent.trim().slice(0, 40)}" <${element.tagName.toLowerCase()} class="${element.className}"> ${style.color} on rgb(${Math.round(back.r)},${Math.round(back.g)},${Math.round(back.b)})`);
+      const where = `<${element.tagName.toLowerCase()} class="${element.className}">`;
+      const on = `rgb(${Math.round(back.r)},${Math.round(back.g)},${Math.round(back.b)})`;
+      failures.push(`${ratio.toFixed(2)}:1 "${text.textContent.trim().slice(0, 40)}" ${where} ${style.color} on ${on}`);
     }
   }
   return failures;

@@ -11,14 +11,12 @@ import time
 
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.support.browser import moved_on, version
+
 OFFERED = "#pp-prompt .pp-pickup button, #pp-me .pp-flip button, .pp-pick"
 TOGGLES = "#pp-hand .pp-toggle"
 CONFIRM = "#pp-prompt .pp-faceup button[type=submit]"
 FINAL = "#table-status h3:has-text('Final standings')"
-
-
-def version(page) -> int:
-    return int(page.locator("#table-version").get_attribute("data-version") or 0)
 
 
 def finished(page) -> bool:
@@ -73,6 +71,7 @@ def play_until_finished(pages, limit_s: float = 600, on_click=None, stop_after: 
     deadline = time.monotonic() + limit_s
     while not all(finished(page) for page in pages) and (stop_after is None or clicks < stop_after):
         assert time.monotonic() < deadline, f"no final standings after {clicks} clicks"
+        shown = version(pages[0])
         moved = False
         for page in pages:
             if not finished(page) and take_a_turn(page):
@@ -81,5 +80,5 @@ def play_until_finished(pages, limit_s: float = 600, on_click=None, stop_after: 
                 if on_click:
                     on_click(page, clicks)
         if not moved:
-            pages[0].wait_for_timeout(30)
+            moved_on(pages[0], shown, also=FINAL)  # nobody could click: until the table moves on
     return clicks

@@ -1,7 +1,7 @@
 """A newcomer's account in a real browser: sign up, log out, log in, change password, API tokens."""
 import pytest
 
-from tests.e2e.conftest import PASSWORD, sign_up
+from tests.support.browser import PASSWORD, sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -2,12 +2,11 @@
 violation, and the sockets it allows ('self') still connect. (Every other browser test checks the
 policy too, through ``context_factory``; this one makes sure each page is visited.)"""
 import json
-import urllib.request
 
 import pytest
 
 from pigparlor.tables.registry import all_games
-from tests.e2e.conftest import PASSWORD, fresh_name, sign_up, wait_for_table_page
+from tests.support.browser import PASSWORD, create_table_by_api, fresh_name, sign_up, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 GAMES = {game.slug: game.engine.min_seats for game in all_games()}
@@ -23,14 +22,6 @@ def visit(page, url: str, csp_violations: list[str]) -> None:
 
 def socket_connected(page, status_selector: str) -> None:
     page.wait_for_function(f"() => document.querySelector({json.dumps(status_selector)}).textContent === ''")
-
-
-def create_table(site, token: str, game: str, seats: int, bots: int) -> int:
-    request = urllib.request.Request(f"{site}/api/tables/", method="POST", headers={
-        "Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        data=json.dumps({"game": game, "seats": seats, "bots": bots}).encode())
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())["id"]
 
 
 def test_public_pages_load_without_violations(live_site, page, csp_violations):
@@ -49,11 +40,11 @@ def test_signed_in_pages_and_a_live_table_of_each_game_load_without_violations(l
     for slug, seats in GAMES.items():
         visit(page, f"{live_site}/games/{slug}/", csp_violations)
         page.locator("#open-tables").wait_for(state="attached")
-        table_id = create_table(live_site, token, slug, seats, seats - 1)
+        table_id = create_table_by_api(live_site, token, slug, seats, seats - 1)
         visit(page, f"{live_site}/tables/{table_id}/", csp_violations)
         socket_connected(page, "#table-connection")
         page.locator("#table-log li").first.wait_for()
-    waiting = create_table(live_site, token, "pigpile", 4, 1)
+    waiting = create_table_by_api(live_site, token, "pigpile", 4, 1)
     visit(page, f"{live_site}/lobby/tables/{waiting}/", csp_violations)
     page.get_by_role("button", name="Start now with 2 bots").click()
     wait_for_table_page(page)  # site.js follows the room socket's "the cards are dealt" link

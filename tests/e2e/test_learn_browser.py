@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import horizontal_overflow, sign_up, wait_for_first_frame, wait_for_table_page
+from tests.support.browser import horizontal_overflow, sign_up, wait_for_first_frame, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}

@@ -1,8 +1,15 @@
 """The lobby in a browser: a table created from the form, the live listing, the waiting room."""
 import pytest
 
-from tests.e2e.conftest import (PHONE, note_arrivals, post_as_htmx, press_down, sign_up, wait_for_first_frame,
-                                wait_for_table_page)
+from tests.support.browser import (
+    PHONE,
+    note_arrivals,
+    post_as_htmx,
+    press_down,
+    sign_up,
+    wait_for_first_frame,
+    wait_for_table_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,8 +80,8 @@ LOBBY_AREA = '[ws-connect^="/ws/lobby/"]'
 # The lobby socket's frames shown (the page has the player's socket too).
 LOBBY_FRAMES = """document.addEventListener("DOMContentLoaded", function () {
   window.__lobbyShown = 0;
-  document.querySelector('%s').addEventListener("htmx:wsAfterMessage", function () { window.__lobbyShown++; });
-});""" % LOBBY_AREA
+  document.querySelector('AREA').addEventListener("htmx:wsAfterMessage", function () { window.__lobbyShown++; });
+});""".replace("AREA", LOBBY_AREA)
 
 
 def test_a_listing_frame_that_arrives_while_join_is_pressed_waits_for_the_tap(live_site, context_factory):

@@ -5,12 +5,13 @@ players' pages show the closure live; the mod log has both rows; the
 timed-out player's next message is refused with the time left. Ben plays on a
 phone (390 px) and the panel fits it."""
 import json
+import re
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import horizontal_overflow, sign_up
+from tests.support.browser import horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -40,6 +41,7 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
         expect(page.locator("#table-connection")).to_have_text("")  # the socket is open: no line is missed
 
     # Ben says something rude; Ana sees it and reports it from his name in the chat.
+    ben_page.get_by_role("button", name=re.compile(r"^Chat")).click()  # a phone folds the chat into a drawer
     ben_page.fill("#chat-text", "you all play like <b>truffle</b> hogs")
     ben_page.click("#chat-form button[type=submit]")
     line = ana_page.locator("#chat-lines .chat-line", has_text="truffle")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from games.oink.cards import correct_cry
-from tests.e2e.conftest import horizontal_overflow, sign_up
+from tests.support.browser import horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import horizontal_overflow, leave, sign_up, wait_for_table_page, wait_until_over
-from tests.e2e.pigpile_player import FINAL, finished, play_until_finished, version
+from tests.e2e.pigpile_player import FINAL, finished, play_until_finished
+from tests.support.browser import horizontal_overflow, leave, sign_up, version, wait_for_table_page, wait_until_over
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
@@ -89,7 +89,7 @@ def test_two_friends_and_two_bots_play_live_and_one_reloads_mid_game(live_site, 
         # Both leave: bots take their seats and finish; the standings still name them.
         for page in (ana, bea):
             leave(page, table_id)
-        bea.goto("about:blank")  # an open table page takes its seat back
+        bea.goto("about:blank")
         wait_until_over(ana, live_site, table_id)
         for page in (ana, bea):
             page.goto(f"{live_site}/tables/{table_id}/")

@@ -1,4 +1,4 @@
-"""Issue 15, the platform's half, as players do it in Chromium: watching bots play (each
+"""How a game feels to play, the platform's half, as players do it in Chromium: watching bots play (each
 move stays on screen, the log shows the newest line and keeps a reader's place, the seat
 that moved is marked with its move), watching without an account, coming back to your
 tables, the ending and "Play again", turn alerts, the desktop table, contrast and the
@@ -18,15 +18,23 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ROOT, start_site, stop_site
-from tests.e2e.conftest import (horizontal_overflow, leave, sign_up, wait_for_first_frame, wait_for_table_page,
-                                wait_until_over)
 from tests.e2e.contrast import low_contrast
 from tests.games.oink.helpers import near_the_end
+from tests.support.browser import (
+    DESKTOP,
+    IPHONE,
+    create_table,
+    horizontal_overflow,
+    leave,
+    moved_on,
+    shoot,
+    sign_up,
+    wait_for_first_frame,
+    wait_for_table_page,
+    wait_until_over,
+)
 
 pytestmark = pytest.mark.browser
-IPHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-SHOTS = Path(os.environ.get("PIGPARLOR_SCREENSHOTS", Path(tempfile.gettempdir()) / "pigparlor-screenshots"))
 GAMES = ("pigpile", "oink", "piggypiggy", "snout")
 
 # Each time a frame's change is on the page (the page fires htmx:wsAfterMessage right after
@@ -55,11 +63,13 @@ def default_settings() -> dict:
 
 @pytest.fixture(scope="module")
 def paced_site():
-    """A server with the shipped bot think time and the page's shipped pacing."""
+    """A server with the shipped bot think time and the page's shipped pacing, and a seat
+    grace of 2 s (a player who goes away gets a stand-in bot soon)."""
     defaults = default_settings()
     with tempfile.TemporaryDirectory(prefix="pigparlor-paced-") as directory:
         site = start_site(Path(directory), {"PIGPARLOR_BOT_DELAY_MS": str(defaults["think_ms"]),
-                                            "PIGPARLOR_MIN_SHOW_MS": str(defaults["show_ms"])})
+                                            "PIGPARLOR_MIN_SHOW_MS": str(defaults["show_ms"]),
+                                            "PIGPARLOR_SEAT_GRACE_MS": "2000"})
         site.defaults = defaults
         try:
             yield site
@@ -67,28 +77,11 @@ def paced_site():
             stop_site(site)
 
 
-def create_table(page, base_url, game: str, seats: int = 4, bots: int = 3) -> int:
-    page.goto(f"{base_url}/games/{game}/")
-    page.select_option("select[name=seats]", str(seats))
-    page.fill("input[name=bots]", str(bots))
-    page.get_by_role("button", name="Create table").click()
-    if bots == seats - 1:
-        wait_for_table_page(page)
-    else:
-        page.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
-    return int(re.search(r"/tables/(\d+)/", page.url).group(1))
-
-
-def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
 def frames(page) -> list[list[float]]:
     return page.evaluate("() => window.shownFrames || []")
 
 
-# ---- item 1 (follow the game) and item 9 (spectators) ----------------------------------
+# ---- following the game, and watching it -----------------------------------------------
 
 def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(paced_site, context_factory):
     host = context_factory(viewport=DESKTOP).new_page()
@@ -157,17 +150,20 @@ def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(pa
     shoot(watcher, "watching-pigpile-390")
 
 
-# ---- item 6 (your tables, a bot played for you) -----------------------------------------
+# ---- your tables, and a bot that played for you -----------------------------------------
 
 def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factory):
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     sign_up(page, paced_site)
     table_id = create_table(page, paced_site, "snout")
-    leave(page, table_id)
-    page.goto(f"{paced_site}/")
+    page.goto(f"{paced_site}/")  # away from the table: once the seat grace is over a bot plays for you
     mine = page.locator(f'#my-tables-heading ~ ul [data-table="{table_id}"]')
     expect(mine).to_contain_text("Playing")
-    time.sleep(2.5)  # a few bot moves at the shipped think time
+    # Until the stand-in has moved for you, as the table's page shows anyone watching it live
+    # (a visitor without an account: the player's own visit would be the one told of the bot's moves).
+    watcher = context_factory().new_page()
+    watcher.goto(f"{paced_site}/tables/{table_id}/")
+    watcher.wait_for_function("() => document.body.innerHTML.includes('<b><bdi>Bot for ')", timeout=60_000)
     mine.get_by_role("link", name=re.compile("^Back to ")).click()
     wait_for_table_page(page)
     notice = page.locator(".bot-notice")
@@ -180,7 +176,7 @@ def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factor
     shoot(page, "back-at-the-table-snout-390")
 
 
-# ---- items 2 and 3 (the ending, Play again) ---------------------------------------------
+# ---- the ending, and Play again --------------------------------------------------------
 
 @pytest.mark.long
 def test_the_ending_and_play_again_with_two_players(live_site, context_factory):
@@ -216,7 +212,7 @@ def test_the_ending_and_play_again_with_two_players(live_site, context_factory):
     ana.wait_for_url(re.compile(r"/lobby/tables/\d+/$"))
     rematch_id = int(re.search(r"/tables/(\d+)/", ana.url).group(1))
     assert rematch_id != table_id
-    expect(ana.locator(".seat-list")).to_contain_text(f"kept for {bea_name}")
+    expect(ana.locator(".seat-list")).to_contain_text(f"{bea_name} is still deciding")
     expect(bea.locator("#table-status .rematch-note")).to_have_text("2 of 3 seats are in")  # live, over the socket
     bea.get_by_role("button", name="Play again").click()
     for page in (ana, bea):
@@ -244,7 +240,7 @@ def test_oink_ends_without_leftovers(live_site, context_factory):
     expect(page.locator("#table-headline")).to_have_text(re.compile(r" (wins|share the win) with \d+ cards?$"))
     assert page.locator(".ok-seat__slap").count() == 0  # no stale "slapped!"
     assert page.locator("#ok-pile .card--empty").count() == 0  # no empty dashed card
-    assert page.locator(".reclaim-form").count() == 0  # nothing to take back at a finished table
+    assert page.locator(".seat-notice__form").count() == 0  # nothing to take back at a finished table
     assert page.locator("#table-status .standings tbody tr").count() == 2
     assert "Game over" in page.locator("#ok-prompt").inner_text()
     assert page.locator("#ok-cries .ok-cry").count() == 0  # no slap buttons left on a finished table
@@ -252,7 +248,7 @@ def test_oink_ends_without_leftovers(live_site, context_factory):
     shoot(page, "ending-oink-390")
 
 
-# ---- item 4 (turn alerts) ----------------------------------------------------------------
+# ---- turn alerts -----------------------------------------------------------------------
 
 # Stand-ins the test can read: sounds made, notifications shown, vibrations; and a page
 # the test can hide (headless Chromium never is).
@@ -266,6 +262,9 @@ window.Notification.permission = "default";
 window.Notification.requestPermission = () => { window.Notification.permission = "granted"; return Promise.resolve("granted"); };
 navigator.vibrate = () => { window.alertProbe.buzzes += 1; return true; };
 """
+
+
+STILL = "() => document.getAnimations().every(animation => animation.playState !== 'running')"
 
 
 def probe(page) -> dict:
@@ -298,7 +297,8 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
     while not probe(page)["notes"]:
         assert time.monotonic() < deadline, "the move never came back to this seat"
         # Read together: a frame may land between two separate reads.
-        yours, title = page.evaluate("() => [document.getElementById('table-turn').dataset.yourMove, document.title]")
+        yours, title, shown = page.evaluate("() => [document.getElementById('table-turn').dataset.yourMove,"
+                                            " document.title, Number(document.getElementById('table-version').dataset.version)]")
         if yours == "false":
             not_yours_seen = True
             assert not title.startswith("(Your turn)")
@@ -308,7 +308,7 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
             button = page.locator("#sn-prompt button, #sn-hand .sn-pass button").first
             if button.count():
                 button.click()
-        page.wait_for_timeout(100)
+        moved_on(page, shown, also="#table-turn[data-your-move=true]" if not_yours_seen else None)
     found = probe(page)
     note, title = found["notes"][0]
     assert note.startswith("Your turn at Pig Parlor: ")
@@ -316,7 +316,7 @@ def test_turn_alerts_title_sound_notification_and_vibration(live_site, context_f
     assert found["tones"] >= 1 and found["buzzes"] >= 1
 
 
-# ---- item 10 (desktop layout), screenshots of every game ---------------------------------
+# ---- the desktop layout, and screenshots of every game ---------------------------------
 
 def boxes(page) -> list[dict]:
     """Where the turn line, the log and the players are, read at one moment (frames keep
@@ -339,8 +339,7 @@ def test_every_game_phone_and_desktop_layout(live_site, context_factory, game):
     assert horizontal_overflow(page) == 0
     shoot(page, f"{game}-1280")
     page.set_viewport_size(IPHONE)
-    page.wait_for_timeout(200)
-    board, log, _ = boxes(page)
+    board, log, _ = boxes(page)  # read after the resize: the layout is worked out for the read
     assert abs(log["x"] - board["x"]) < 2  # one column on a phone, as before
     assert horizontal_overflow(page) == 0
     shoot(page, f"{game}-390")
@@ -370,7 +369,7 @@ def test_snout_score_sheet_fits_a_phone_after_five_rounds(live_site, context_fac
     shoot(page, "ending-snout-390")
 
 
-# ---- item 12 (contrast, dark theme, focus order) -----------------------------------------
+# ---- contrast, the dark theme, focus order ---------------------------------------------
 
 def tab_order(page, steps: int = 25) -> list[str]:
     order = []
@@ -400,10 +399,11 @@ def test_contrast_in_light_and_dark_and_the_same_focus_order(live_site, context_
         for path in ["/", "/games/pigpile/", *(f"/tables/{table_id}/" for table_id in tables.values())]:
             page.goto(f"{live_site}{path}")
             page.wait_for_load_state()
-            page.wait_for_timeout(300)
-            # A part swapped in at that very moment is mid-animation: only what fails twice counts.
+            # A part swapped in at that very moment is mid-animation: read once nothing animates,
+            # and only what fails twice counts.
+            page.wait_for_function(STILL)
             first = set(low_contrast(page))
-            page.wait_for_timeout(300)
+            page.wait_for_function(STILL)
             failures = first & set(low_contrast(page))
             assert not failures, f"{scheme} {path}:\n" + "\n".join(sorted(failures))
         # A frame swapped in while tabbing moves the focus: the order counts once two walks agree.

@@ -8,7 +8,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import sign_up
+from tests.support.browser import sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import PHONE, sign_up, wait_for_table_page
+from tests.support.browser import PHONE, sign_up, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 

@@ -1,18 +1,19 @@
 """Ratings on a phone (360 px): a newcomer plays a rated Snout! game against
-bots, sees each player's change on the results screen, finds the game in their
-profile's rating chart, and — after enough rated games, seeded here through
-the rating service — on the Snout! leaderboard, their name linking to their page."""
+bots, sees their change and why on the results screen (the bots' ratings are
+fixed), finds the game in their profile's rating chart and history, and — after
+20 rated games, seeded here through the rating service — on the Snout!
+leaderboard, their name linking to their page."""
 import re
 
 import pytest
 
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up
 from tests.e2e.test_snout_browser import check_the_end, play_to_the_end, start_a_game
+from tests.support.browser import PHONE, horizontal_overflow, sign_up
 
 pytestmark = pytest.mark.browser
 
-# Rated 3-seat tables against the Sensible bot, rated through the service until
-# the player is established (sigma <= 2.5): what many evenings of play would leave.
+# Rated 3-seat tables against the Sensible and the Random bot, rated through the
+# service until the player is established (20 rated games): a few evenings of play.
 SEED = """
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -21,7 +22,7 @@ from pigparlor.ratings.service import rate_table
 from pigparlor.tables.models import FINISHED, Seat, Table
 me = get_user_model().objects.get(username="{name}")
 for n in range(400):
-    if Rating.objects.get(user=me, game="snout").sigma <= 2.5:
+    if Rating.objects.get(user=me, game="snout").games >= 20:
         break
     table = Table.objects.create(game="snout", seats=3, status=FINISHED, rated=True, seed=n, version=2,
                                  finished_at=timezone.now(),
@@ -44,9 +45,12 @@ def test_a_newcomer_sees_their_rating_move_then_joins_the_leaderboard(live_site,
     check_the_end(page, name, 3)
     changes = page.locator("#table-status .rating-change")
     changes.first.wait_for()
-    assert changes.count() == 3
+    assert changes.count() == 1  # the player's; each bot's rating is fixed
+    assert page.locator("#table-status .rating-fixed").count() == 2
     mine = page.locator("#table-status .standings tbody tr", has_text=name).locator(".rating-change").inner_text()
     assert re.fullmatch(r"1500\? → \d{4}\? \([+−]\d+\)", mine), mine
+    why = page.locator("#table-status .rating-reasons li.is-you").inner_text()
+    assert re.fullmatch(r"You [+−]\d+: (shared )?\d(st|nd|rd) of 3, (above|behind|level with) .*", why), why
     assert page.locator("#table-players a.player-name", has_text=name).count() == 1
     assert horizontal_overflow(page) == 0
 
@@ -70,4 +74,8 @@ def test_a_newcomer_sees_their_rating_move_then_joins_the_leaderboard(live_site,
     assert "on the leaderboard" in card.inner_text()
     assert card.locator("polyline.is-provisional").count() == 1  # dashed up to the game it was established
     assert re.search(r"over \d+ rated games", card.locator("svg").get_attribute("aria-label"))
+    card.get_by_role("link", name="history").click()
+    page.wait_for_url(f"{live_site}/players/{name}/ratings/snout/")
+    assert page.locator("#rating-history li").count() == 20
+    assert horizontal_overflow(page) == 0
     assert errors == []

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import start_site, stop_site
-from tests.e2e.conftest import PHONE, sign_up, wait_for_table_page
+from tests.support.browser import PHONE, sign_up, wait_for_table_page
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http, play_to_the_end
-from tests.e2e.conftest import horizontal_overflow
+from tests.support.browser import horizontal_overflow
 
 PHONE = {"width": 390, "height": 844}
 
@@ -60,7 +60,7 @@ def test_a_phone_steps_a_replay_with_keys_and_the_slider(live_site, context_fact
     slider.focus()
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-step")).to_have_attribute("data-moment", str(tapped + 1))
-    assert "v=%s" % moments[tapped + 1] in page.url  # the moment is linkable
+    assert f"v={moments[tapped + 1]}" in page.url  # the moment is linkable
 
     # Rounds: Home, then Page Down to the second round's start (Snout! has several).
     page.locator("body").press("Home")
@@ -79,7 +79,7 @@ def test_a_phone_steps_a_replay_with_keys_and_the_slider(live_site, context_fact
     page.get_by_role("button", name="Pause", exact=True).click()
     paused = slider.input_value()  # a move already asked for still arrives; none after it
     expect(page.locator("#replay-step")).to_have_attribute("data-moment", paused)
-    page.wait_for_timeout(600)  # time itself is under test: no move comes after the pause
+    page.wait_for_timeout(600)  # time under test: three steps' worth at 200 ms, and nothing moves
     assert slider.input_value() == paused and shown_version(page) == int(paused)
 
     # One seat's view: the turn line is said alike to everyone, never "Your".

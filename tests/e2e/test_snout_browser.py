@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.conftest import horizontal_overflow, note_arrivals, press_down, sign_up
+from tests.support.browser import comes_true, horizontal_overflow, moved_on, note_arrivals, press_down, sign_up, version
 
 pytestmark = pytest.mark.browser
 IPHONE = {"width": 390, "height": 844}
@@ -21,19 +21,6 @@ LIMIT_S = 180  # a guard against a stuck game, not a timing test: a game takes 5
 
 def at_table_page(url: str) -> bool:
     return re.search(r"(?<!lobby)/tables/\d+/$", url) is not None
-
-
-def version(page) -> int:
-    return int(page.locator("#table-version").get_attribute("data-version") or 0)
-
-
-def comes_true(page, script: str, arg, timeout_ms: int) -> bool:
-    """Whether ``script(arg)`` comes true in the page within ``timeout_ms``."""
-    try:
-        page.wait_for_function(script, arg=arg, timeout=timeout_ms)
-    except PlaywrightError:
-        return False
-    return True
 
 
 def answered(page, before: int) -> bool:
@@ -123,8 +110,9 @@ def play_to_the_end(page, retap: bool) -> dict:
     deadline = time.monotonic() + LIMIT_S
     while page.locator(FINAL).count() == 0:
         assert time.monotonic() < deadline, f"no final standings within {LIMIT_S} s: {seen}"
+        shown = version(page)
         if not take_a_turn(page, seen, retap):
-            page.wait_for_timeout(50)
+            moved_on(page, shown, also=FINAL)  # nothing to press yet: until the table moves on
     return seen
 
 

@@ -16,10 +16,10 @@ import threading
 
 from playwright.sync_api import expect
 
-from tests.api.test_e2e_serve import http
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
-from tests.e2e.test_tournaments_browser import shoot
 from pigparlor.tournaments.pages import ordinal
+from tests.api.test_e2e_serve import http
+from tests.e2e.test_tournaments_browser import shoot
+from tests.support.browser import PHONE, horizontal_overflow, sign_up, wait_for_table_page
 from tests.tournaments.programs import finish, make_accounts, play_from_the_start, token_for
 
 NAME = "Porch Swiss"
@@ -76,7 +76,7 @@ def test_a_player_creates_fills_and_finishes_a_six_player_swiss_through_the_page
     expect(page.locator(".messages")).to_contain_text("You are registered")
     page.get_by_role("button", name="Check in").tap()
     expect(page.locator("#t-me")).to_contain_text("You are in.")
-    for username, token in others:
+    for _username, token in others:
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/register/", token)[0] == 200
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/checkin/", token)[0] == 200
     expect(page.locator("#t-announce")).to_have_text("6 registered, 6 checked in.")

@@ -9,20 +9,14 @@ Time is driven, not waited on: the tournament is made to start in 5 minutes
 ``starts_at`` is moved to 2 seconds from now; the server's clock does the rest.
 Set PIGPARLOR_SCREENSHOTS=<dir> to keep screenshots of each step.
 """
-import os
 import re
 import threading
 
 from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http
-from tests.e2e.conftest import PHONE, horizontal_overflow, sign_up, wait_for_table_page
+from tests.support.browser import PHONE, horizontal_overflow, shoot, sign_up, wait_for_table_page
 from tests.tournaments.programs import finish, iso_in, make_accounts, play_from_the_start, token_for
-
-def shoot(page, name: str) -> None:
-    directory = os.environ.get("PIGPARLOR_SCREENSHOTS")
-    if directory:
-        page.screenshot(path=os.path.join(directory, f"tourneyui-{name}.png"), full_page=True)
 
 
 def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_bracket_move(
@@ -43,7 +37,7 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     card = page.locator(f'.t-card[data-tournament="{tournament_id}"]')
     expect(card.locator(".t-countdown")).to_have_text(re.compile(r"in [45]:\d\d"))
     assert horizontal_overflow(page) == 0
-    shoot(page, "list-phone")
+    shoot(page, "tourneyui-list-phone")
     card.get_by_role("link", name="Phone cup").click()
     expect(page).to_have_url(f"{live_site}{detail_path}")
 
@@ -54,9 +48,9 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     expect(page.locator("#t-me")).to_contain_text("You are in. At the start this page takes you to your table.")
     expect(page.locator("#t-board .t-players")).to_contain_text("1 checked in")
     assert horizontal_overflow(page) == 0
-    shoot(page, "checked-in-phone")
+    shoot(page, "tourneyui-checked-in-phone")
 
-    for username, token in others:
+    for _username, token in others:
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/register/", token)[0] == 200
         assert http(live_site, "POST", f"/api/tournaments/{tournament_id}/checkin/", token)[0] == 200
     # The page heard every check-in without a reload.
@@ -81,13 +75,13 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     first_table = int(re.search(r"/tables/(\d+)/$", page.url).group(1))
     status, mine = http(live_site, "GET", f"/api/tournaments/{tournament_id}/me/", my_token)
     assert status == 200 and mine["table"] == first_table, mine
-    shoot(page, "table-phone")
+    shoot(page, "tourneyui-table-phone")
     # ...and any other page of theirs shows the banner with the way there.
     banner = elsewhere.locator("#table-ready .ready-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Your table is ready")
     expect(banner.get_by_role("link", name="Go to your table")).to_have_attribute("href", f"/tables/{first_table}/")
-    shoot(elsewhere, "banner-phone")
+    shoot(elsewhere, "tourneyui-banner-phone")
     # The table's own page does not nag about itself.
     expect(page.locator(f'.ready-banner[data-table-path="/tables/{first_table}/"]')).to_have_count(0)
     looked.set()
@@ -101,7 +95,7 @@ def test_a_phone_player_registers_checks_in_is_sent_to_the_table_and_sees_the_br
     expect(watcher.locator("#t-standings-heading")).to_have_text("Final standings", timeout=300_000)
     assert watcher.evaluate("() => window.stillTheSamePage") is True
     assert horizontal_overflow(watcher) == 0
-    shoot(watcher, "finished-phone")
+    shoot(watcher, "tourneyui-finished-phone")
     finish(programs, live_site)
 
     status, result = http(live_site, "GET", f"/api/tournaments/{tournament_id}/", my_token)

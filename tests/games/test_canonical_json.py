@@ -62,8 +62,8 @@ def test_every_state_of_seeded_games_digests_as_json_did(game):
     """Every state of three seeded random games of each game: the digest logged with
     each action is the SHA-256 of json's canonical bytes, as before orjson."""
     for seed in range(3):
-        states = []
-        play(game.engine, [RandomBot()] * game.engine.min_seats, seed, on_step=lambda state, *_: states.append(state))
+        states: list = []
+        play(game.engine, [RandomBot()] * game.engine.min_seats, seed, on_step=lambda state, *_, into=states: into.append(state))
         for state in states:
             dumped = game.engine.dump(state)
             assert replay.canonical_json(dumped) == reference(dumped)

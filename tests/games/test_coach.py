@@ -9,7 +9,8 @@ import pytest
 
 from games.core.coach import Hint, action_value, form_button, picture
 from games.core.playout import play
-from games.oink.cards import CRIES, OINK as OINK_CRY
+from games.oink.cards import CRIES
+from games.oink.cards import OINK as OINK_CRY
 from games.oink.coach import COACH as OINK_COACH
 from games.oink.engine import ENGINE as OINK
 from games.piggypiggy.coach import COACH as PIGGY_COACH

@@ -3,8 +3,9 @@
 A new game gets the whole net for free: seeded random playouts end with an
 outcome, every bot move is legal, ``apply`` never mutates its input,
 ``load(dump(s)) == s`` through JSON, a replay of the log gives the same state,
-no view shows a card ``hidden_cards`` says its viewer may not see, and no
-table waits for ever on a player who does nothing, even without a turn timer.
+no view shows a card ``hidden_cards`` says its viewer may not see, the clock plays
+only for seats that had a move to make (``clock_plays_for``), and no table waits
+for ever on a player who does nothing, even without a turn timer.
 """
 import json
 import random
@@ -32,7 +33,7 @@ def test_random_playouts_keep_the_contract(game, seats):
     for seed in range(3):
         checked = {"steps": 0}
 
-        def check(state, seat, action, now_ms):
+        def check(state, seat, action, now_ms, checked=checked):
             checked["steps"] += 1
             data = engine.dump(state)
             assert engine.load(json.loads(json.dumps(data))) == state
@@ -42,6 +43,10 @@ def test_random_playouts_keep_the_contract(game, seats):
                 assert not cards_in_view(view) & engine.hidden_cards(state, viewer)
             for legal_seat in range(seats):
                 json.dumps(engine.legal_actions(state, legal_seat))
+            # A missed turn is a move its seat could have made: the platform counts it against them.
+            missed = engine.clock_plays_for(state)
+            assert missed <= set(range(seats)) and all(engine.legal_actions(state, index) for index in missed)
+            assert not (missed and engine.outcome(state) is not None)
 
         bots = [RandomBot() for _ in range(seats)]
         result = play(engine, bots, seed, keep_log=True, on_step=check if seed == 0 else None)

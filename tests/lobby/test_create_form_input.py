@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from pigparlor.tables.models import Table
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -12,16 +12,6 @@ pytestmark = pytest.mark.django_db
 GAMES = all_games()
 
 
-@pytest.fixture
-def ana(django_user_model):
-    return django_user_model.objects.create_user("ana", password="x")
-
-
-@pytest.fixture
-def bea(django_user_model):
-    return django_user_model.objects.create_user("bea", password="x")
-
-
 def logged_in(client, user):
     client.force_login(user)
     return client
@@ -223,6 +213,13 @@ def test_rules_page_renders_the_markdown(client, count_game, tmp_path, monkeypat
     html = client.get(reverse("lobby:rules", args=["countgame"])).content.decode()
     assert "<h1 id=\"count-to-ten\">Count to Ten</h1>" in html
     assert "<td><strong>ten</strong> wins</td>" in html
+
+
+@pytest.mark.parametrize("slug", ["oink", "pigpile", "piggypiggy", "snout"])
+def test_every_games_rules_page_ends_with_the_same_missed_turns_and_leaving(client, slug):
+    html = client.get(reverse("lobby:rules", args=[slug])).content.decode()
+    assert '<h2 id="missed-turns-and-leaving">Missed turns and leaving</h2>' in html
+    assert "after 3 missed turns in a" in html and "Only leaving counts against you" in html
 
 
 def test_rules_page_without_a_file_says_so(client, count_game, tmp_path, monkeypatch):

@@ -12,11 +12,9 @@ from pigparlor.lobby import matching, pool
 from pigparlor.lobby.matching import Waiter
 from pigparlor.lobby.models import PoolEntry
 from pigparlor.lobby.routing import websocket_urlpatterns
-from pigparlor.ratings.accounts import bot_account
-from pigparlor.ratings.models import Rating
 from pigparlor.tables import timing
 from pigparlor.tables.models import RUNNING, Table
-from tests.tables.helpers import receive_until
+from tests.support.sockets import WAIT_SECONDS, until
 
 APP = URLRouter(websocket_urlpatterns)
 
@@ -55,9 +53,9 @@ def test_the_bot_nearest_the_tables_rating_fills_it():
 async def open_lobby(user, game="snout"):
     socket = WebsocketCommunicator(APP, f"/ws/lobby/{game}/")
     socket.scope["user"] = user
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=WAIT_SECONDS)
     assert connected
-    await socket.receive_from()  # the listing
+    await socket.receive_from(timeout=WAIT_SECONDS)  # the listing
     return socket
 
 
@@ -77,7 +75,7 @@ async def test_four_players_pressing_play_now_are_seated_together(players):
     for socket in sockets:
         await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "30",
                                                    "HEADERS": {}}))
-    heard = [await receive_until(socket, seated) for socket in sockets]
+    heard = [await until(socket, seated) for socket in sockets]
     table = await sync_to_async(lambda: Table.objects.get(title=pool.TITLE))()
     assert table.status == RUNNING and table.rated
     sitting = await sync_to_async(lambda: sorted(table.seat_set.values_list("user__username", flat=True)))()
@@ -92,17 +90,12 @@ async def test_four_players_pressing_play_now_are_seated_together(players):
 @pytest.mark.asyncio
 async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players):
     ana = players[0]
-
-    def rate_bots():
-        Rating.objects.create(user=bot_account("random"), game="snout", mu=15, sigma=2, games=50)
-        Rating.objects.create(user=bot_account("sensible"), game="snout", mu=26, sigma=2, games=50)
-    await sync_to_async(rate_bots)()
     socket = await open_lobby(ana)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "3", "pool_wait": "10"}))
-    waiting = await receive_until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))
+    waiting = await until(socket, lambda frames: any("Bots fill the table in" in f for f in frames))
     assert "near your 1500" in waiting[-1]
     timing.skip_ahead(10_000)
-    await receive_until(socket, seated)
+    await until(socket, seated)
     table = await sync_to_async(lambda: Table.objects.get(title=pool.TITLE))()
     kinds = await sync_to_async(lambda: list(table.seat_set.values_list("bot_kind", flat=True)))()
     assert table.status == RUNNING and kinds == ["", "sensible", "sensible"]
@@ -114,11 +107,11 @@ async def test_a_player_alone_gets_bots_of_a_close_rating_after_the_wait(players
 async def test_leaving_the_page_leaves_the_pool_and_bad_choices_are_refused(players):
     socket = await open_lobby(players[0])
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "9", "pool_wait": "30"}))
-    assert "Snout! is for" in await socket.receive_from()
+    assert "Snout! is for" in await socket.receive_from(timeout=WAIT_SECONDS)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "7"}))
-    assert "how long to wait" in await socket.receive_from()
+    assert "how long to wait" in await socket.receive_from(timeout=WAIT_SECONDS)
     await socket.send_to(text_data=json.dumps({"pool": "join", "pool_seats": "4", "pool_wait": "humans"}))
-    assert "People only" in await socket.receive_from()
+    assert "People only" in await socket.receive_from(timeout=WAIT_SECONDS)
     assert await sync_to_async(PoolEntry.objects.count)() == 1
     await socket.disconnect()
     assert await sync_to_async(PoolEntry.objects.count)() == 0

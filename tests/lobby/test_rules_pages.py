@@ -36,7 +36,7 @@ def test_a_picture_takes_the_place_of_the_table_it_illustrates(client):
 
 def test_the_piggy_piggy_table_names_its_deck_in_players_words(client):
     from pigparlor.tables import rendering, services
-    from tests.tables.helpers import make_user
+    from tests.support.tables import make_user
 
     ana = make_user("ana")
     table = services.create_table(host=ana, game="piggypiggy", seats=2, bots=1)

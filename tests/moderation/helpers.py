@@ -7,7 +7,7 @@ from django.contrib.auth.models import Group, Permission
 
 from pigparlor.moderation.permissions import GROUP, PERMISSIONS
 from pigparlor.tables import services
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 
 def make_moderator(name: str = "mod"):

@@ -15,8 +15,8 @@ from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, Seat, Table
 from tests.moderation.helpers import chat_frames, error_frames, make_moderator, moderator_group, two_player_table
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import db, drain, make_user, open_socket, receive_until
+from tests.support.sockets import WAIT_SECONDS, answered, db, open_socket, until
+from tests.support.tables import finished_table, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -30,13 +30,13 @@ async def test_a_closed_table_sends_json_players_a_final_aborted_state_with_the_
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program, page = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id)
-    await drain(program), await drain(page)
+    await answered(program, api=True), await answered(page, api=False)
     await db(services.close_table)(moderator, table_id, "abusive chat")
-    frames = await receive_until(program, has_state(lambda frame: frame["status"] == "aborted"))
+    frames = await until(program, has_state(lambda frame: frame["status"] == "aborted"))
     final = [frame for frame in map(json.loads, frames) if frame["type"] == "state"][-1]
     assert final["status"] == "aborted" and final["reason"] == "closed by a moderator: abusive chat"
     assert final["legal"] == [] and final["deadline_ms"] is None  # nothing left to play
-    html = "".join(await receive_until(page, lambda got: any("closed by a moderator" in frame for frame in got)))
+    html = "".join(await until(page, lambda got: any("closed by a moderator" in frame for frame in got)))
     assert "closed by a moderator: abusive chat" in html
     table = await db(Table.objects.get)(pk=table_id)
     assert (table.status, table.rated) == (ABORTED, False)
@@ -45,7 +45,7 @@ async def test_a_closed_table_sends_json_players_a_final_aborted_state_with_the_
         await db(services.close_table)(moderator, table_id, "again")
     assert await db(ModAction.objects.count)() == 1
     await program.send_json_to({"type": "act", "version": final["version"], "action": {"type": "count"}})
-    assert error_frames(await receive_until(program, lambda got: error_frames(got)))[0]["code"] == "illegal"
+    assert error_frames(await until(program, lambda got: error_frames(got)))[0]["code"] == "illegal"
     await program.disconnect(), await page.disconnect()
 
 
@@ -54,9 +54,9 @@ async def test_a_kicked_seat_gets_a_bot_and_its_player_cannot_sit_again(count_ga
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program = await open_socket(ben, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await db(services.kick_seat)(moderator, table_id, 1, "stalling")
-    frames = await receive_until(program, has_state(lambda frame: frame["seat"] is None))
+    frames = await until(program, has_state(lambda frame: frame["seat"] is None))
     assert [frame for frame in map(json.loads, frames) if frame["type"] == "state"][-1]["seat"] is None
     seat = await db(Seat.objects.get)(table_id=table_id, index=1)
     assert (seat.user_id, seat.bot_kind) == (None, "sensible")
@@ -81,12 +81,12 @@ async def test_a_removed_line_is_replaced_for_everyone_live(count_game):
     moderator = await db(make_moderator)()
     program, page = await open_socket(ana, table_id, api=True), await open_socket(ben, table_id)
     await program.send_json_to({"type": "chat", "text": "nasty"})
-    line = chat_frames(await receive_until(program, lambda got: chat_frames(got)))[0]
-    await drain(page)
+    line = chat_frames(await until(program, lambda got: chat_frames(got)))[0]
+    await answered(page, api=False)
     await db(services.remove_chat_line)(moderator, line["id"], "abuse")
-    removed = chat_frames(await receive_until(program, lambda got: chat_frames(got)))[0]
+    removed = chat_frames(await until(program, lambda got: chat_frames(got)))[0]
     assert removed == {**line, "text": "removed by a moderator", "removed": True}
-    html = "".join(await receive_until(page, lambda got: any("removed by a moderator" in frame for frame in got)))
+    html = "".join(await until(page, lambda got: any("removed by a moderator" in frame for frame in got)))
     assert "nasty" not in html
     assert (await db(ChatLine.objects.get)(pk=line["id"])).text == "nasty"  # marked, never deleted
     await program.disconnect(), await page.disconnect()
@@ -97,12 +97,12 @@ async def test_a_timeout_reaches_the_players_sockets_and_refuses_their_chat(coun
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program = await open_socket(ben, table_id, api=True)
-    await drain(program)
+    await answered(program, api=True)
     await db(services.time_out)(moderator, ben.pk, 60, "shouting")
-    status = [json.loads(frame) for frame in await receive_until(program, lambda got: any('"chat_status"' in f for f in got))]
+    status = [json.loads(frame) for frame in await until(program, lambda got: any('"chat_status"' in f for f in got))]
     assert "until" in status[-1]["message"] and status[-1]["timeout_until"] is not None
     await program.send_json_to({"type": "chat", "text": "hey"})
-    refusal = error_frames(await receive_until(program, lambda got: error_frames(got)))[0]
+    refusal = error_frames(await until(program, lambda got: error_frames(got)))[0]
     assert refusal["code"] == "forbidden" and "min left" in refusal["message"]
     with pytest.raises(TableError, match="10, 60 or 1440"):
         await db(services.time_out)(moderator, ben.pk, 30, "odd length")
@@ -114,11 +114,11 @@ async def test_a_ban_closes_the_players_sockets_hands_their_seat_to_a_bot_and_is
     ana, ben, table_id = await db(two_player_table)()
     moderator = await db(make_moderator)()
     program, page = await open_socket(ben, table_id, api=True), await open_socket(ben, table_id)
-    await drain(program), await drain(page)
+    await answered(program, api=True), await answered(page, api=False)
     await db(services.ban_player)(moderator, ben.pk, "cheating")
-    closed = await program.receive_output(timeout=5)
+    closed = await program.receive_output(timeout=WAIT_SECONDS)
     while closed["type"] != "websocket.close":
-        closed = await program.receive_output(timeout=5)
+        closed = await program.receive_output(timeout=WAIT_SECONDS)
     assert closed["code"] == 4401
     seat = await db(Seat.objects.get)(table_id=table_id, index=1)
     assert (seat.user_id, seat.bot_kind) == (None, "sensible")

@@ -12,8 +12,7 @@ from pigparlor.moderation.permissions import GROUP, PERMISSIONS
 from pigparlor.ratings.service import rate_table
 from pigparlor.tables.models import Seat, Table
 from tests.moderation.helpers import make_moderator, two_player_table
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user
+from tests.support.tables import finished_table, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -13,18 +13,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core.viewcheck import cards_in_html
-from pigparlor.tables import services as tables
 from pigparlor.moderation.chat import table_room
 from pigparlor.moderation.models import Report
 from pigparlor.moderation.reports import file_report
 from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.service import rate_table
+from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
-from tests.ratings.helpers import finished_table
-from tests.tables.helpers import make_user, step_clock, table
+from tests.support.tables import finished_table, make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,6 @@ import json
 import socket
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from pigparlor.pwa import sender, turns, vapid
 from tests.pwa.push_service import PushService
@@ -123,20 +122,8 @@ def push_service(settings):
     assert not service.refused, service.refused
 
 
-def make_user(name: str):
-    return get_user_model().objects.create_user(username=name, password="a-long-test-password")
-
-
 def subscribe(client, browser, **extra):
     """POST the browser's subscription, as push.js does."""
     return client.post("/push/subscriptions/", json.dumps({**browser.info, **extra}), content_type="application/json")
 
 
-@pytest.fixture
-def ana(client):
-    return make_user("ana")
-
-
-@pytest.fixture
-def bea():
-    return make_user("bea")

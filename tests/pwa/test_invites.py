@@ -11,7 +11,8 @@ from pigparlor.pwa import sender
 from pigparlor.pwa.invites import MAX_FROM_ONE_PER_HOUR, MAX_PER_TABLE, MAX_TO_ONE_PER_HOUR
 from pigparlor.pwa.models import Invitation, Mute
 from pigparlor.tables import services
-from tests.pwa.conftest import make_user, subscribe
+from tests.pwa.conftest import subscribe
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

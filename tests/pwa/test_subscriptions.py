@@ -11,8 +11,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from pigparlor.pwa import vapid
 from pigparlor.pwa.models import PushPreference, PushSubscription
 from pigparlor.pwa.subscriptions import kinds_of
-from tests.pwa.conftest import make_user, subscribe
+from tests.pwa.conftest import subscribe
 from tests.pwa.push_service import b64url
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -74,12 +74,11 @@ def test_your_tournament_table_is_ready(client, push_service):
 def test_a_rematch_offer_reaches_the_other_players(client, count_game, push_service):
     """"Play again" by one player: the others get a push that opens the rematch's waiting room."""
     from pigparlor.tables import services as tables
-    from tests.tables.test_play_feel import finished_table
-    from tests.pwa.conftest import make_user
+    from tests.support.tables import make_user, played_table
 
     ana, ben = make_user("ana"), make_user("ben")
     phones(client, push_service, [ana, ben])
-    old = finished_table(ana, others=[ben])
+    old = played_table(ana, others=[ben])
     sender.drain()
     while not push_service.nothing_received():
         push_service.next()  # the game's own "your turn" pushes

@@ -13,7 +13,7 @@ from pigparlor.tables.models import Presence, Table
 from pigparlor.tables.presence import PROCESS_ID
 from pigparlor.tables.registry import get_game
 from tests.pwa.conftest import subscribe
-from tests.tables.helpers import step_clock
+from tests.support.tables import step_clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -40,24 +40,28 @@ def play_rated_table(site, tokens, game, seed) -> dict:
 
 
 def test_rated_tables_over_the_protocol_move_ratings_exactly_as_openskill_rates(live_site, tokens):
-    model = PlackettLuce(limit_sigma=True)
+    model = PlackettLuce(beta=25 / 3, limit_sigma=True)
     game = "piggypiggy"
+    fixed = []
     for seed in (1, 2):
-        usernames = [*NAMES, "bot:sensible"]
-        before = {name: rating(live_site, tokens[NAMES[0]], name, game) for name in usernames}
+        before = {name: rating(live_site, tokens[NAMES[0]], name, game) for name in NAMES}
         table = play_rated_table(live_site, tokens, game, seed)
+        bot = rating(live_site, tokens[NAMES[0]], "bot:sensible", game)
+        assert bot["fixed"] is True and bot["provisional"] is False
+        fixed.append(bot)
         assert table["status"] == "finished" and table["rated"] is True
-        assert [seat["username"] for seat in table["seats"]] == usernames
+        assert [seat["username"] for seat in table["seats"]] == [*NAMES, "bot:sensible"]
         teams = [[model.rating(mu=before[name]["mu"], sigma=before[name]["sigma"]) if before[name] else model.rating()]
-                 for name in usernames]
+                 for name in NAMES] + [[model.rating(mu=bot["mu"], sigma=bot["sigma"])]]
         expected = [team[0] for team in model.rate(teams, ranks=table["outcome"]["ranks"])]
         changes = table["rating_changes"]
-        assert [change["username"] for change in changes] == usernames
-        for name, change, new in zip(usernames, changes, expected):
+        assert [change["username"] for change in changes] == list(NAMES)  # the bot's rating never moves
+        for name, change, new in zip(NAMES, changes, expected):
             assert (change["after"]["mu"], change["after"]["sigma"]) == (new.mu, new.sigma)
             now = rating(live_site, tokens[NAMES[0]], name, game)
             assert (now["mu"], now["sigma"]) == (new.mu, new.sigma)
             assert now["games"] == (before[name]["games"] if before[name] else 0) + 1
+    assert fixed[0] == fixed[1]
     assert "ratings match" in live_site.manage("ratings", "--check")
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import secrets
-from contextlib import contextmanager
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg

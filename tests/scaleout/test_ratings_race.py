@@ -1,6 +1,8 @@
 """Two processes rating the same finished tables at the same moment, on
-PostgreSQL: every table is rated exactly once (one event per player per table)
-and the stored ratings equal a replay (design.md "Ratings")."""
+PostgreSQL: every table is decided exactly once (one event per person per
+table), the repeat rule counts the same people's games of one day exactly three
+times whichever process decides which, and the stored ratings and decisions
+equal a replay (design.md "Ratings", docs/ratings.md)."""
 from __future__ import annotations
 
 import os
@@ -41,13 +43,44 @@ time.sleep(max(0, float(os.environ["START_AT"]) - time.time()))
 print(rate_unrated())
 """
 
+# Tables whose number of events is not their number of people (bots never move).
 REPORT = """
 from django.db.models import Count
 from pigparlor.ratings.models import RatingEvent
 from pigparlor.tables.models import Table
-per_table = {t.pk: len({s.user_id or s.bot_kind for s in t.seat_set.all()}) for t in Table.objects.filter(game="snout")}
+per_table = {t.pk: len({s.user_id for s in t.seat_set.all() if s.user_id}) for t in Table.objects.filter(game="snout")}
 events = dict(RatingEvent.objects.values_list("table_id").annotate(n=Count("id")))
-print(sum(1 for table_id, players in per_table.items() if events.get(table_id) != players))
+print(sum(1 for table_id, people in per_table.items() if events.get(table_id) != people))
+"""
+
+# Three groups of people, each with 8 tables finished within one hour: the repeat rule's ground.
+SAME_PEOPLE = """
+from datetime import timedelta
+from django.utils import timezone
+from django.contrib.auth import get_user_model
+from pigparlor.tables.models import FINISHED, Seat, Table
+users = [get_user_model().objects.create_user(username=f"regular{{n}}") for n in range(6)]
+start = timezone.now() - timedelta(hours=2)
+for n in range({TABLES}):
+    group = users[2 * (n % 3):2 * (n % 3) + 2]
+    table = Table.objects.create(game="snout", seats=3, status=FINISHED, rated=True, seed=n, version=2,
+                                 finished_at=start + timedelta(minutes=2 * n),
+                                 outcome={{"ranks": [1 + n % 3, 1 + (n + 1) % 3, 1 + (n + 2) % 3],
+                                          "scores": [0, 0, 0], "left": [], "left_early": []}})
+    Seat.objects.bulk_create([Seat(table=table, index=0, user=group[0]), Seat(table=table, index=1, user=group[1]),
+                              Seat(table=table, index=2, bot_kind="easy")])
+"""
+
+# Per group of people: how many of its tables were rated (the rest: repeats).
+COUNTED = """
+from collections import Counter
+from pigparlor.tables.models import Table
+counted = Counter()
+regulars = Table.objects.filter(game="snout", seat_set__user__username__startswith="regular").distinct()
+for table in regulars.prefetch_related("seat_set"):
+    if not table.outcome.get("unrated"):
+        counted[tuple(sorted(s.user_id for s in table.seat_set.all() if s.user_id))] += 1
+print(sorted(counted.values()))
 """
 
 
@@ -71,5 +104,16 @@ def test_two_processes_sweeping_at_once_rate_each_table_exactly_once(scaleout_da
     rated = [int(finish(process)) for process in sweeps]
     assert sum(rated) == TABLES, rated  # between them, each table once
     print("tables rated by each process:", rated)
+    assert finish(manage(scaleout_database, "shell", "-c", REPORT)) == "0"
+    assert "ratings match" in finish(manage(scaleout_database, "ratings", "--check"))
+
+
+def test_two_processes_deciding_the_same_peoples_games_at_once_count_three_a_day(scaleout_database):
+    finish(manage(scaleout_database, "shell", "-c", SAME_PEOPLE.format(TABLES=24)))
+    start_at = str(time.time() + 4)
+    sweeps = [manage(scaleout_database, "shell", "-c", SWEEP, env={"START_AT": start_at}) for _ in range(2)]
+    decided = [int(finish(process)) for process in sweeps]
+    assert sum(decided) == 24, decided  # each table decided once: rated, or a repeat
+    assert finish(manage(scaleout_database, "shell", "-c", COUNTED)) == "[3, 3, 3]"
     assert finish(manage(scaleout_database, "shell", "-c", REPORT)) == "0"
     assert "ratings match" in finish(manage(scaleout_database, "ratings", "--check"))

@@ -13,9 +13,9 @@ import time
 import urllib.request
 from contextlib import contextmanager
 
+from pigparlor.tables.management.commands.serve import FAILURES_TO_GIVE_UP
 from tests.conftest import start_site, stop_site
 from tests.scaleout.conftest import _forget_prefix
-from pigparlor.tables.management.commands.serve import FAILURES_TO_GIVE_UP
 
 
 @contextmanager

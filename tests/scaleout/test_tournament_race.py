@@ -85,7 +85,7 @@ def test_two_processes_finishing_tables_of_a_round_at_once_seat_the_next_round_o
     deadline = time.monotonic() + 600
     # Polled straight from PostgreSQL: a `manage.py shell` every 2 s cost a core-second each.
     while time.monotonic() < deadline and status(url) not in ("finished", "cancelled"):
-        time.sleep(1)
+        time.sleep(1)  # a poll between reads of the fact (the tournament's status in PostgreSQL)
     report = finish(manage(url, "shell", "-c", REPORT))
     logs = "\n".join(site.log_path.read_text() for site in sites)
     expected = (f"finished {list(range(ROUNDS))} {dict.fromkeys(range(ROUNDS), PLAYERS // 4)} 0 "

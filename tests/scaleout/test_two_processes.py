@@ -250,7 +250,7 @@ def play_a_whole_table(site_a, site_b, scaleout_database, *, ana_name, ben_name,
     # Each process counted its own socket in the database and took it back on close.
     deadline = time.monotonic() + 10
     while connections(scaleout_database, table_id)[:2] != [0, 0] and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(0.1)  # a poll between reads of the fact (the seats' connection counts)
     assert connections(scaleout_database, table_id)[:2] == [0, 0]
 
 

@@ -86,6 +86,9 @@ class CountEngine(Engine):
             return None
         return state.turn_started_ms + 1000 * state.turn_seconds
 
+    def clock_plays_for(self, state):
+        return frozenset() if state.winner is not None else frozenset({state.turn})
+
     def outcome(self, state):
         if state.winner is None:
             return None

@@ -40,7 +40,7 @@ def check_all(user) -> None:
             assert sql.endswith("FOR UPDATE"), sql
 
         locked.version, locked.state, locked.outcome = 4, {"deck": [], "é": True}, {"ranks": [1, 2]}
-        locked.finished_at = datetime.datetime(2026, 12, 1, 12, 30, 5, 123456, tzinfo=datetime.timezone.utc)
+        locked.finished_at = datetime.datetime(2026, 12, 1, 12, 30, 5, 123456, tzinfo=datetime.UTC)
         locked.wake_at_ms = 12345678901234
         prepared.update_fields(locked, ["version", "state", "outcome", "finished_at", "wake_at_ms"])
         prepared.insert(ActionLog, {"table_id": table.pk, "version": 4, "seat": None, "action": {"type": "é"},

@@ -9,7 +9,7 @@ from games.pigpile.engine import ENGINE
 from pigparlor.tables import rendering, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ActionLog, Table
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

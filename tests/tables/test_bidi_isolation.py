@@ -16,7 +16,7 @@ from pigparlor.lobby.listing import render_listing
 from pigparlor.tables import rendering, services
 from pigparlor.tables.models import FINISHED, Table
 from pigparlor.tables.registry import all_games, get_game
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 NAME = "Zephyrine"
 TITLE = "Swillhouse"
@@ -102,9 +102,9 @@ def test_the_table_page_players_turn_log_and_standings(client, count_game, host)
 
 @pytest.mark.django_db
 def test_the_profile_pages(client, host):
-    from tests.accounts.test_accounts import finished_table
+    from tests.support.tables import finished_table
 
-    finished_table("snout", [host, None], [1, 2], [100, 20], title=TITLE)
+    finished_table([host, None], [1, 2], game="snout", scores=[100, 20], rated=False, title=TITLE)
     client.force_login(host)
     own = client.get(reverse("accounts:profile")).content.decode()
     assert_isolated(own, TITLE), assert_isolated(own, NAME), assert_isolated(own, "ana")

@@ -14,7 +14,7 @@ from pigparlor.tables.models import Table
 from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.rendering import context, load_snapshot
 from tests.api.test_http import api
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 GAMES = ["oink", "piggypiggy", "pigpile", "snout"]
 
@@ -171,14 +171,16 @@ def test_starting_early_fills_the_empty_seats_with_the_level_picked_at_creation(
 
 
 @pytest.mark.django_db
-def test_quick_play_counts_an_unrated_level_only_while_no_bot_of_the_game_is_rated():
-    """A new level has no rating yet: quick play (pigparlor.lobby.pool) must not take its
-    default 1500 over the measured ratings of the other kinds."""
+def test_quick_play_picks_among_the_levels_at_their_fixed_measured_ratings():
+    """Quick play (pigparlor.lobby.pool) fills seats with the level nearest the table's
+    rating: each level's fixed rating (pigparlor/ratings/bot_levels.py), never the
+    random bot, which is for simulations only."""
+    from pigparlor.lobby.matching import closest_bot
     from pigparlor.lobby.pool import bot_ratings
-    from pigparlor.ratings.accounts import bot_account
-    from pigparlor.ratings.models import Rating
+    from pigparlor.ratings.bot_levels import bot_skills
 
     snout = get_game("snout")
-    assert bot_ratings(snout) == {"easy": 1500, "sensible": 1500, "random": 1500}
-    Rating.objects.create(user=bot_account("sensible"), game="snout", mu=26, sigma=2, games=50)
-    assert list(bot_ratings(snout)) == ["sensible"]
+    measured = bot_skills("snout")
+    assert bot_ratings(snout) == {kind: measured[kind].rating for kind in ("easy", "sensible")}
+    assert bot_ratings(snout)["easy"] < bot_ratings(snout)["sensible"] == 1500
+    assert closest_bot(bot_ratings(snout), 1500) == "sensible" and closest_bot(bot_ratings(snout), 1100) == "easy"

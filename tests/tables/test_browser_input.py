@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.tables.helpers import db, drain, open_socket, receive_until
+from tests.support.sockets import answered, db, frames_until, open_socket, opened, until
 from tests.tables.test_consumers import first_legal, log_and_state, page_error, two_player_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -20,12 +20,12 @@ def coded(frames, code):
 async def test_a_version_that_is_not_an_integer_is_refused_and_plays_nothing(count_game, version):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
-    await drain(socket)
+    await opened(socket)
     action, current = await db(first_legal)(count_game, table_id, 0)
     assert current == 1
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=json.dumps({"version": version, "action": json.dumps(action)}))
-    frames = await receive_until(socket, page_error) + await drain(socket)
+    frames = await until(socket, page_error) + await answered(socket, api=False)
     assert len(coded(frames, "bad_request")) == 1
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()
@@ -35,10 +35,10 @@ async def test_a_version_that_is_not_an_integer_is_refused_and_plays_nothing(cou
 async def test_a_digit_string_or_an_integer_version_plays(count_game, version):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
-    await drain(socket)
+    await opened(socket)
     action, current = await db(first_legal)(count_game, table_id, 0)
     await socket.send_to(text_data=json.dumps({"version": version, "action": json.dumps(action)}))
-    await drain(socket, 0.2)
+    await frames_until(socket, version=current + 1)
     assert (await db(log_and_state)(table_id))[0] == current + 1
     await socket.disconnect()
 
@@ -47,10 +47,10 @@ async def test_a_digit_string_or_an_integer_version_plays(count_game, version):
 async def test_an_action_text_nested_too_deep_or_with_nan_is_refused(count_game, action):
     ana, _, table_id = await two_player_table(count_game)
     socket = await open_socket(ana, table_id)
-    await drain(socket)
+    await opened(socket)
     before = await db(log_and_state)(table_id)
     await socket.send_to(text_data=json.dumps({"version": "1", "action": action}))
-    frames = await receive_until(socket, page_error) + await drain(socket)
+    frames = await until(socket, page_error) + await answered(socket, api=False)
     assert len(coded(frames, "bad_request")) == 1
     assert await db(log_and_state)(table_id) == before
     await socket.disconnect()

@@ -6,7 +6,7 @@ import pytest
 from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import OPEN, RUNNING
-from tests.tables.helpers import make_user, step_clock
+from tests.support.tables import make_user, step_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,8 @@ import logging
 import pytest
 
 from pigparlor.tables import rendering, services
-from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until
+from tests.support.sockets import answered, db, json_frames, open_socket, opened, until
+from tests.support.tables import make_user
 from tests.tables.test_consumers import api_error, first_legal, form_message, log_and_state, page_error
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -17,13 +18,13 @@ async def seated(count_game, api: bool):
     ana = await db(make_user)("ana")
     created = await db(services.create_table)(host=ana, game="countgame", seats=2, bots=1)
     socket = await open_socket(ana, created.pk, api=api)
-    await drain(socket)
+    await opened(socket)
     return socket, created.pk, ana
 
 
 async def refusals(socket, api: bool) -> list[tuple[str, str]]:
-    """The (code, message) of every refusal until the socket goes quiet."""
-    frames = await receive_until(socket, api_error if api else page_error) + await drain(socket)
+    """The (code, message) of every refusal the socket sent before it answered a probe."""
+    frames = await until(socket, api_error if api else page_error) + await answered(socket, api=api)
     if api:
         return [(frame["code"], frame["message"]) for frame in json_frames(frames) if frame["type"] == "error"]
     return [(frame.split('data-code="')[1].split('"')[0], frame.split('">')[1].split("</div>")[0])
@@ -33,9 +34,9 @@ async def refusals(socket, api: bool) -> list[tuple[str, str]]:
 async def still_answers(socket, api: bool) -> None:
     await socket.send_to(text_data='{"type": "snapshot"}')
     if api:
-        frames = await receive_until(socket, lambda got: any(json.loads(f)["type"] == "state" for f in got))
+        frames = await until(socket, lambda got: any(json.loads(f)["type"] == "state" for f in got))
     else:
-        frames = await receive_until(socket, lambda got: any('data-base=""' in f for f in got))
+        frames = await until(socket, lambda got: any('data-base=""' in f for f in got))
     assert frames
 
 
@@ -67,7 +68,7 @@ async def test_nan_and_infinity_are_not_json(count_game, number):
     assert await refused_without_change(api_socket, table_id, True, frame) == [
         ("bad_request", "the message is not JSON")]
     browser = await open_socket(ana, table_id)
-    await drain(browser)
+    await opened(browser)
     frame = f'{{"version": {number}, "action": "{{}}", "HEADERS": {{}}}}'  # Infinity once raised OverflowError
     assert [code for code, _ in await refused_without_change(browser, table_id, False, frame)] == ["bad_request"]
     await api_socket.disconnect(), await browser.disconnect()

@@ -25,7 +25,9 @@ import logging
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from hypothesis import HealthCheck, Phase, given, settings as hypothesis_settings, strategies as st
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from games.core import legal_match
 from pigparlor.api.tokens import create_token
@@ -33,8 +35,9 @@ from pigparlor.asgi import application
 from pigparlor.tables import services
 from pigparlor.tables.models import RUNNING, ActionLog
 from pigparlor.tables.registry import all_games, get_game
-from tests.tables.helpers import db, make_user, step_clock, table
-from tests.tables.test_security import session_cookie
+from tests.security.test_table_sockets import session_cookie
+from tests.support.sockets import WAIT_SECONDS, db
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -185,7 +188,7 @@ class Fuzzed:
             headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", self.cookie)]
             path = f"/ws/tables/{self.table_id}/"
         self.socket = WebsocketCommunicator(application, path, headers=headers)
-        connected, _ = await self.socket.connect()
+        connected, _ = await self.socket.connect(timeout=WAIT_SECONDS)
         assert connected
         await self.replies()
         await self.until_seat_may_act()

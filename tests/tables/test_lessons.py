@@ -13,16 +13,11 @@ from pigparlor.tables.errors import TableError
 from pigparlor.tables.lessons import lesson_offered, start_lesson
 from pigparlor.tables.models import RUNNING, ActionLog, Table
 from pigparlor.tables.registry import all_games, get_game
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 GAMES = [game for game in all_games() if game.coach is not None]
 TARGETS = re.compile(r'id="table-hint"[^>]*data-targets="([^"]*)"')
-
-
-@pytest.fixture
-def ana():
-    return make_user("ana")
 
 
 def page(client, user, table) -> str:
@@ -89,7 +84,8 @@ def test_every_table_page_has_the_how_to_play_panel_with_what_the_viewer_can_do_
     table = services.create_table(host=ana, game=game.slug, seats=game.engine.min_seats,
                                   bots=game.engine.min_seats - 1)
     html = page(client, ana, table)
-    panel = html[html.index('<dialog id="howto"'):html.index("</dialog>")]
+    start = html.index('<dialog id="howto"')
+    panel = html[start:html.index("</dialog>", start)]  # (the page has other dialogs: Leave's)
     assert 'aria-labelledby="howto-title"' in panel and f"How to play {html_lib.escape(game.title)}" in panel
     assert 'id="table-now"' in panel
     snapshot = rendering.load_snapshot(table.pk)
@@ -143,7 +139,7 @@ def test_the_lobby_s_button_starts_a_lesson_and_goes_to_its_table(client, ana):
     table = Table.objects.get(tutorial=True)
     assert response.status_code == 302 and response["Location"] == reverse("table", args=[table.pk])
     assert client.post(url)["Location"] == reverse("table", args=[table.pk])  # the same one again
-    assert 'action="%s"' % url in client.get(reverse("lobby:game", args=["oink"])).content.decode()
+    assert f'action="{url}"' in client.get(reverse("lobby:game", args=["oink"])).content.decode()
 
 
 def test_a_visitor_is_asked_to_sign_up_first_and_an_unknown_game_is_404(client, ana):

@@ -12,7 +12,7 @@ from pigparlor.tables import services
 from pigparlor.tables.errors import RATE_LIMITED, TableError
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, Table
 from tests.api.test_http import api
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

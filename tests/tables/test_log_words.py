@@ -12,7 +12,7 @@ from pigparlor.accounts.models import Profile
 from pigparlor.tables import rendering, services
 from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.rendering import seat_names, seat_names_html
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 
 def test_plural_and_seat_ref():
@@ -97,7 +97,7 @@ def test_the_json_view_fills_in_seat_names_too():
 def test_a_versions_page_log_is_named_once_for_all_its_viewers():
     """issue 14: every viewer of a version gets the same named log list (built once);
     a different log is named afresh, never answered with another's lines."""
-    from tests.tables.helpers import bot_game_snapshots
+    from tests.support.tables import bot_game_snapshots
 
     snapshot = bot_game_snapshots("pigpile", 1, name="<b>{}</b>")[12]
     logs = [rendering.context(snapshot, viewer)["log"] for viewer in (None, 0, 1, 2, 3)]

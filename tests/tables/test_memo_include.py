@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 from pigparlor.tables import rendering
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, split_top_level
 from pigparlor.tables.templatetags import tables as tags
-from tests.tables.helpers import bot_game_snapshots
+from tests.support.tables import bot_game_snapshots
 
 PARTIALS = {
     "card.html": '<span class="card" data-n="{{ card.n }}">{{ card.name }}{% if size %} ({{ size }}){% endif %}</span>',

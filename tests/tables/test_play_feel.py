@@ -8,24 +8,10 @@ from django.test import Client
 from pigparlor.tables import presence, rendering, services, timing
 from pigparlor.tables.clock import run_due
 from pigparlor.tables.errors import TableError
-from pigparlor.tables.models import FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
-from tests.tables.helpers import make_user, step_clock
+from pigparlor.tables.models import OPEN, RUNNING, ActionLog, Seat, Table
+from tests.support.tables import make_user, played_table, step_clock
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_table(host, *, seats=3, bots=1, others=()):
-    """A count-to-ten table played out by the clock; ``others`` take the free seats first."""
-    table = services.create_table(host=host, game="countgame", seats=seats, bots=bots, options={"turn_seconds": 5})
-    for user in others:
-        services.join_table(table, user)
-    table.refresh_from_db()
-    assert table.status == RUNNING
-    while step_clock(table.pk):
-        pass
-    table.refresh_from_db()
-    assert table.status == FINISHED
-    return table
 
 
 def state_of(table_id):
@@ -37,7 +23,7 @@ def state_of(table_id):
 
 def test_play_again_keeps_seats_for_the_players_and_bots_stay_bots(count_game):
     ana, ben = make_user("ana"), make_user("ben")
-    old = finished_table(ana, others=[ben])
+    old = played_table(ana, others=[ben])
     rematch, created = services.rematch_table(old, ben)
     assert created and rematch.status == OPEN and rematch.rematch_of_id == old.pk
     assert (rematch.game, rematch.seats, rematch.options, rematch.rated) == (old.game, 3, old.options, old.rated)
@@ -56,7 +42,7 @@ def test_a_kept_seat_is_not_for_strangers_and_the_lobby_does_not_list_it(count_g
     from pigparlor.lobby.listing import public_tables
 
     ana, ben, cat = make_user("ana"), make_user("ben"), make_user("cat")
-    old = finished_table(ana, others=[ben])
+    old = played_table(ana, others=[ben])
     rematch, _ = services.rematch_table(old, ana)
     before = state_of(rematch.pk)
     with pytest.raises(TableError) as caught:
@@ -69,7 +55,7 @@ def test_a_kept_seat_is_not_for_strangers_and_the_lobby_does_not_list_it(count_g
 def test_the_rematch_starts_with_bots_after_the_wait(count_game, settings):
     settings.PIGPARLOR_REMATCH_WAIT_MS = 20_000
     ana, ben = make_user("ana"), make_user("ben")
-    old = finished_table(ana, others=[ben])
+    old = played_table(ana, others=[ben])
     rematch, _ = services.rematch_table(old, ana)
     run_due()
     assert Table.objects.get(pk=rematch.pk).status == OPEN  # not yet
@@ -83,7 +69,7 @@ def test_the_rematch_starts_with_bots_after_the_wait(count_game, settings):
 
 def test_only_players_of_a_finished_table_play_again_and_refusals_change_nothing(count_game):
     ana, cat = make_user("ana"), make_user("cat")
-    finished = finished_table(ana, seats=2)
+    finished = played_table(ana, seats=2)
     running = services.create_table(host=ana, game="countgame", seats=2, bots=1, options={"turn_seconds": 5})
     for table, user, code in ((running, ana, "illegal"), (finished, cat, "forbidden")):
         before = state_of(table.pk)
@@ -98,7 +84,7 @@ def test_only_players_of_a_finished_table_play_again_and_refusals_change_nothing
 
 def test_the_finished_page_names_the_winner_and_offers_play_again(count_game):
     ana = make_user("ana")
-    old = finished_table(ana, seats=2, bots=1)
+    old = played_table(ana, seats=2, bots=1)
     snapshot = rendering.load_snapshot(old.pk)
     ctx = rendering.context(snapshot, 0)
     winner = ctx["standings"][0]
@@ -179,7 +165,7 @@ def test_rematch_over_the_json_api(count_game):
     from pigparlor.api.tokens import create_token
 
     ana, ben = make_user("ana"), make_user("ben")
-    old = finished_table(ana, others=[ben])
+    old = played_table(ana, others=[ben])
     headers = {"HTTP_AUTHORIZATION": f"Bearer {create_token(ana)}"}
     answer = Client().post(f"/api/tables/{old.pk}/rematch/", content_type="application/json", **headers)
     assert answer.status_code == 201

@@ -3,7 +3,7 @@ write exactly what the ORM does (issue 14). The same checks run on PostgreSQL in
 tests/scaleout/test_prepared_postgres.py."""
 import pytest
 
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tables.prepared_checks import check_all, check_connections_are_not_kept
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,8 @@ from pigparlor.api.tokens import create_token, revoke_token
 from pigparlor.tables import presence, services, timing
 from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
 from pigparlor.tables.registry import get_game
-from tests.tables.helpers import db, drain, json_frames, make_user, open_socket, receive_until, step_clock, table
+from tests.support.sockets import WAIT_SECONDS, db, json_frames, open_socket, opened, until, up_to
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,15 +51,16 @@ async def test_a_socket_left_open_after_leaving_never_sees_the_next_occupants_ha
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, options=TIMED)
     assert await db(services.join_table)(created, ben) == 1
     api, page = await open_socket(ben, created.pk, api=True), await open_socket(ben, created.pk)
-    assert json_frames(await drain(api))[-1]["seat"] == 1
-    await drain(page)
+    assert json_frames(await opened(api))[-1]["seat"] == 1
+    await opened(page)
     await db(services.leave_table)(created, ben)
-    assert json_frames(await receive_until(api, lambda frames: frames))[-1]["seat"] is None
+    assert json_frames(await until(api, lambda frames: frames))[-1]["seat"] is None
     assert await db(services.join_table)(created, carl) == 1
     await db(services.start_table)(created, ana)
-    frames = json_frames(await receive_until(api, lambda got: any(f["version"] >= 1 for f in json_frames(got))))
-    frames += json_frames(await drain(api))
-    html = "".join(await drain(page))
+    got = await until(api, lambda got: any(f["version"] >= 1 for f in json_frames(got)))
+    started = (await db(table)(created.pk)).version
+    frames = json_frames(got + await up_to(api, started, got))
+    html = "".join(await up_to(page, started))
     carls = await db(seat_cards)(created.pk, 1)
     assert carls, "Carl holds cards only he may see"
     assert all(frame["seat"] is None and frame["legal"] == [] for frame in frames if frame["type"] == "state")
@@ -72,9 +74,9 @@ async def test_a_socket_that_sits_down_gets_its_seats_view_at_once():
     ana, ben = await db(make_user)("ana"), await db(make_user)("ben")
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, bots=1, options=TIMED)
     watcher = await open_socket(ben, created.pk, api=True)
-    assert json_frames(await drain(watcher))[-1]["seat"] is None
+    assert json_frames(await opened(watcher))[-1]["seat"] is None
     await db(services.join_table)(created, ben)  # fills the table: it starts
-    frames = json_frames(await receive_until(watcher, lambda got: any(json.loads(f).get("version") for f in got)))
+    frames = json_frames(await until(watcher, lambda got: any(json.loads(f).get("version") for f in got)))
     assert frames[-1]["seat"] == 1 and frames[-1]["legal"]
     await watcher.disconnect()
 
@@ -85,11 +87,11 @@ async def test_leaving_a_private_table_closes_the_socket_of_a_player_without_the
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, options=TIMED, private=True)
     await db(services.join_table)(created, ben, invite_code=created.invite_code)
     socket = await open_socket(ben, created.pk, api=True)
-    await drain(socket)
+    await opened(socket)
     await db(services.leave_table)(created, ben)
-    frames = json_frames(await receive_until(socket, lambda got: any('"error"' in frame for frame in got)))
+    frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1] == {"type": "error", "code": "forbidden", "message": "this table is private"}
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4403}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4403}
     assert not await db(Presence.objects.filter(user=ben).exists)()
     await socket.disconnect()  # the consumer's own end, before the database is flushed (below)
 
@@ -101,11 +103,11 @@ async def test_a_revoked_token_closes_its_sockets():
     token = await db(ApiToken.objects.get)(user=ana)
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, bots=2, options=TIMED)
     socket = await open_socket(ana, created.pk, api=True, scope={"api_token_id": token.pk})
-    await drain(socket)
+    await opened(socket)
     assert raw and await db(revoke_token)(ana, token.pk)
-    frames = json_frames(await receive_until(socket, lambda got: any('"error"' in frame for frame in got)))
+    frames = json_frames(await until(socket, lambda got: any('"error"' in frame for frame in got)))
     assert frames[-1]["code"] == "forbidden" and "revoked" in frames[-1]["message"]
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4401}
     assert await db(lambda: seat_row(created.pk, 0).connections)() == 0
     # The consumer still leaves its groups after the close: let it end before the test's
     # database is flushed (a full run found auth_user locked at this test's flush, and
@@ -121,12 +123,12 @@ async def test_logging_out_closes_that_sessions_table_sockets():
     await db(browser.force_login)(ana)
     session = await db(lambda: browser.session)()
     socket = await open_socket(ana, created.pk, scope={"session": session})
-    await drain(socket)
+    await opened(socket)
     response = await db(browser.post)("/accounts/logout/")
     assert response.status_code == 302
-    frames = await receive_until(socket, lambda got: any('data-code="forbidden"' in frame for frame in got))
+    frames = await until(socket, lambda got: any('data-code="forbidden"' in frame for frame in got))
     assert "logged out" in frames[-1]
-    assert (await socket.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4401}
+    assert (await socket.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4401}
     # The consumer forgets its presence after it sent the close: let it end (the client's
     # side of the close) before the test's database is flushed (a full run once found the
     # table locked there, and the next tests of that worker saw this one's rows).
@@ -139,7 +141,7 @@ async def test_a_crashed_consumer_leaves_no_connection_behind():
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, bots=1, options=TIMED)
     await db(services.join_table)(created, ben)
     socket = await open_socket(ana, created.pk, api=True)
-    await drain(socket)
+    await opened(socket)
     assert await db(lambda: seat_row(created.pk, 0).connections)() == 1
     channel = await db(lambda: Presence.objects.get(user=ana).channel)()
     await get_channel_layer().send(channel, {"type": "no.such.handler"})  # the consumer raises
@@ -156,7 +158,7 @@ async def test_leave_and_rejoin_does_not_inherit_the_last_occupants_connections(
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, options=TIMED)
     await db(services.join_table)(created, ben)
     socket = await open_socket(ben, created.pk, api=True)
-    await drain(socket)
+    await opened(socket)
     assert await db(lambda: seat_row(created.pk, 1).connections)() == 1
     await db(services.leave_table)(created, ben)
     assert await db(lambda: seat_row(created.pk, 1).connections)() == 0
@@ -174,13 +176,13 @@ async def test_one_user_may_not_open_more_sockets_than_the_limit(settings):
     created = await db(services.create_table)(host=ana, game="pigpile", seats=3, bots=2, options=TIMED)
     first, second = await open_socket(ana, created.pk, api=True), await open_socket(ana, created.pk)
     third = await open_socket(ana, created.pk, api=True)
-    frames = json_frames(await receive_until(third, lambda got: got))
+    frames = json_frames(await until(third, lambda got: got))
     assert frames[0]["code"] == "rate_limited" and "2 table connections" in frames[0]["message"]
-    assert (await third.receive_output(timeout=2)) == {"type": "websocket.close", "code": 4429}
+    assert (await third.receive_output(timeout=WAIT_SECONDS)) == {"type": "websocket.close", "code": 4429}
     assert await db(Presence.objects.filter(user=ana).count)() == 2
     await first.disconnect()
     fourth = await open_socket(ana, created.pk, api=True)
-    assert json_frames(await drain(fourth))[0]["type"] == "state"
+    assert json_frames(await opened(fourth))[0]["type"] == "state"
     await second.disconnect(), await fourth.disconnect()
 
 

@@ -13,7 +13,7 @@ from pigparlor.tables import replay, services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.replay import as_stored
-from tests.tables.helpers import make_user, step_clock, table
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +46,11 @@ def play_recording(slug: str, seed: int) -> tuple[int, dict[int, dict]]:
     return created.pk, recorded
 
 
-@pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("slug", GAMES)
-def test_replay_equals_the_recorded_state_at_every_version(slug, seed):
-    table_id, recorded = play_recording(slug, seed)
+def test_replay_equals_the_recorded_state_at_every_version(slug):
+    # One seed a game: a second seed replayed the same moves of the same code (the slowest
+    # test module of the suite); other seeds are played by the verify tests below.
+    table_id, recorded = play_recording(slug, 1)
     finished = table(table_id)
     rebuilt = replay.rebuild(finished, cached=False)
     engine = rebuilt.engine

@@ -31,7 +31,7 @@ def test_oinks_silent_clock_ticks_fold_into_the_flip_before_them():
     assert len(silent) > 20, "Oink!'s pause between flips is a clock tick"
     assert len(found.moments) == found.last - len(silent)
     assert found.moments[-1] == found.last
-    for index, version in enumerate(found.moments[1:], start=1):
+    for index in range(1, len(found.moments)):
         first = found.moments[index - 1] + 1  # a moment begins with a move or a clock tick that did something
         assert found.step(first).seat is not None or found.events(first - 1, first)
     # Every version belongs to the moment that ends at or after it and starts after the one before.

@@ -12,14 +12,15 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from games.core.replay import commitment, replay as replay_document, state_digest
+from games.core.replay import commitment, state_digest
+from games.core.replay import replay as replay_document
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.api.tokens import create_token
 from pigparlor.tables import services
-from pigparlor.tables.replay import as_stored, rebuild
 from pigparlor.tables.models import FINISHED
 from pigparlor.tables.registry import get_game
-from tests.tables.helpers import make_user, step_clock, table
+from pigparlor.tables.replay import as_stored, rebuild
+from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +29,6 @@ def finish(table_id: int) -> None:
     while step_clock(table_id):
         pass
     assert table(table_id).status == FINISHED
-
-
-@pytest.fixture
-def ana():
-    return make_user("ana")
 
 
 @pytest.fixture
@@ -233,30 +229,31 @@ def test_no_url_reveals_a_running_tables_seed_or_hidden_cards(ana):
 @pytest.mark.asyncio
 async def test_each_seat_salts_the_deal_over_either_socket(count_game):
     """Programs and browsers alike send their salt over the table socket before the start."""
-    from tests.tables.helpers import db, drain, json_frames, open_socket
+    from tests.support.sockets import answered, db, json_frames, open_socket, opened, up_to
 
     ana, ben = await db(make_user)("ana"), await db(make_user)("ben")
     created = await db(services.create_table)(host=ana, game="countgame", seats=4, bots=1)
     await db(services.join_table)(created, ben)
     program = await open_socket(ana, created.pk, api=True)
     browser = await open_socket(ben, created.pk)
-    await drain(program)
-    await drain(browser)
+    await opened(program)
+    await opened(browser)
     await program.send_json_to({"type": "salt", "salt": "x"})
-    assert json_frames(await drain(program))[-1]["code"] == "bad_request"
+    assert [f["code"] for f in json_frames(await answered(program, api=True)) if f["type"] == "error"] == ["bad_request"]
     await program.send_json_to({"type": "salt", "salt": "program-salt-1"})
-    assert {"type": "salted", "salt": "program-salt-1"} in json_frames(await drain(program))
+    assert {"type": "salted", "salt": "program-salt-1"} in json_frames(await answered(program, api=True))
     await browser.send_to(text_data=json.dumps({"type": "salt", "salt": "browser-salt-2"}))
-    await drain(browser)
+    await answered(browser, api=False)  # the salt was handled before the probe
     assert (await db(table)(created.pk)).salts == ["program-salt-1", "browser-salt-2", None, None]
     await db(services.join_table)(created, await db(make_user)("carl"))
     started = await db(table)(created.pk)
     assert started.state is not None and started.deal_seed != started.seed
-    dealt = await drain(program) + await drain(browser)  # the deal's frames: the commitment, never the seed
+    # The deal's frames: the commitment, never the seed.
+    dealt = await up_to(program, started.version) + await up_to(browser, started.version)
     assert dealt and all(str(started.seed) not in frame and str(started.deal_seed) not in frame for frame in dealt)
     assert any(started.commitment in frame for frame in dealt)
     await program.send_json_to({"type": "salt", "salt": "too-late-salt"})
-    assert json_frames(await drain(program))[-1]["code"] == "illegal"
+    assert [f["code"] for f in json_frames(await answered(program, api=True)) if f["type"] == "error"] == ["illegal"]
     assert (await db(table)(started.pk)).salts == ["program-salt-1", "browser-salt-2", None, None]
     await program.disconnect()
     await browser.disconnect()

@@ -4,7 +4,7 @@ import pytest
 from pigparlor.tables import presence, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Table
-from tests.tables.helpers import make_user, state_at, step_clock
+from tests.support.tables import make_user, state_at, step_clock
 
 pytestmark = pytest.mark.django_db
 
@@ -129,20 +129,26 @@ def test_the_log_replays_to_the_stored_state(count_game):
     assert state_at(table.pk, table.version) == engine.load(table.state)
 
 
-def test_leaving_a_running_table_hands_the_seat_to_a_bot_until_the_player_acts(count_game):
+def test_leaving_a_running_table_is_for_good_a_bot_plays_the_seat_to_the_end(count_game):
     ana, ben = make_user("ana"), make_user("ben")
     table = services.create_table(host=ana, game="countgame", seats=2)
     services.join_table(table, ben)
     services.leave_table(table, ana)
     table.refresh_from_db()
-    assert table.seat_set.get(index=0).replaced
+    seat = table.seat_set.get(index=0)
+    assert seat.replaced and seat.resigned and seat.user_id == ana.pk  # still hers for the result
     step_clock(table.pk)  # the stand-in bot plays seat 0's turn
     table.refresh_from_db()
     assert table.version == 2 and ActionLog.objects.get(table=table).seat == 0
     services.act(table.pk, 1, count_game.engine.legal_actions(count_game.engine.load(table.state), 1)[0], 2, user=ben)
     table.refresh_from_db()
-    services.act(table.pk, 0, count_game.engine.legal_actions(count_game.engine.load(table.state), 0)[0], 3, user=ana)
-    assert not table.seat_set.get(index=0).replaced
+    refused("forbidden", table.pk, 0, count_game.engine.legal_actions(count_game.engine.load(table.state), 0)[0], 3,
+            user=ana)
+    presence.reclaim_seat(table.pk, ana)  # "I'm here" does not undo a Leave
+    assert table.seat_set.get(index=0).replaced
+    with pytest.raises(TableError) as caught:
+        services.leave_table(table, ana)
+    assert caught.value.code == "illegal"
 
 
 def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(count_game):

@@ -16,7 +16,7 @@ from pigparlor.api.tokens import create_token
 from pigparlor.tables import services as tables
 from pigparlor.tournaments import live, services
 from pigparlor.tournaments.models import Entry, Result, Round, Stage, Tournament, TournamentTable
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, play_out, play_round, start_now
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +167,7 @@ def test_every_page_of_every_tournament_in_every_status_answers_without_a_500(cl
             if status >= 500:
                 failures.append(("staff/api", tournament.name, path, status))
         tournament.refresh_from_db()
-        for render in (lambda: live.board_html(tournament), lambda: live.me_html(tournament, viewer),
+        for render in (lambda: live.board_html(tournament), lambda: live.me_html(tournament, viewer),  # noqa: B023
                        lambda: live.banner_html(viewer)):
             try:
                 render()
@@ -196,8 +196,8 @@ def test_the_clock_cancels_a_due_tournament_it_cannot_play_and_carries_on(client
     for tournament in (bare, gone):
         Entry.objects.create(tournament=tournament, user=viewer, status="checked_in")
         Entry.objects.create(tournament=tournament, user=make_user(f"other{tournament.pk}"), status="checked_in")
-    from pigparlor.tournaments.ticks import on_clock_tick
     from pigparlor.tables.timing import epoch_ms
+    from pigparlor.tournaments.ticks import on_clock_tick
 
     on_clock_tick(None, now_ms=epoch_ms())
     bare.refresh_from_db()

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from pigparlor.tournaments import services
 from pigparlor.tournaments.models import Entry, Tournament
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import play_out
 
 pytestmark = pytest.mark.django_db

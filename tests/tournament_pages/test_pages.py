@@ -12,7 +12,7 @@ from django.urls import reverse
 from pigparlor.tournaments import progress, services
 from pigparlor.tournaments.models import Entry, Tournament
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, play_out, play_round, start_now
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +189,7 @@ def test_a_running_elimination_shows_every_table_its_status_results_and_who_went
     assert "Round 1 · 2 tables of 2 2 of 2 playing" in words
     for table_id in set(seated.values()):
         assert f'href="{reverse("table", args=[table_id])}"' in html
-        assert f'aria-label="Watch table' in html
+        assert 'aria-label="Watch table' in html
     assert 'id="t-my-table"' in html and f'href="{reverse("table", args=[seated[me.pk]])}"' in html
     assert "data-follow" not in html  # the page load itself never jumps away
     for user in users:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from pigparlor.tables import rendering
 from pigparlor.tables import services as tables
 from pigparlor.tournaments.models import Entry, Round, TournamentTable
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, play_out, start_now
 from tests.tournaments.helpers import play_table, running_tables
 

@@ -5,22 +5,18 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import AnonymousUser
 
 from pigparlor.tables import services as tables
 from pigparlor.tables.models import Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import live, progress, services
-from pigparlor.tournaments.routing import websocket_urlpatterns
 from pigparlor.tournaments.standings import open_tables
-from tests.tables.helpers import make_user, open_socket
+from tests.support.sockets import WAIT_SECONDS, connect, frame_with, open_socket
+from tests.support.tables import make_user
 from tests.tournament_pages.helpers import make_tournament, start_now
 from tests.tournaments import helpers as core
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-APP = URLRouter(websocket_urlpatterns)
 COUNT_CUP = [{"game": "countgame", "format": "elimination", "table_size": 2, "advance": 1}]
 db = sync_to_async
 
@@ -30,27 +26,13 @@ def _fresh_renders():
     live.RENDERS.items.clear()
 
 
-async def connect(path, user=None):
-    communicator = WebsocketCommunicator(APP, path)
-    communicator.scope["user"] = user or AnonymousUser()
-    connected, _ = await communicator.connect(timeout=10)
-    return communicator, connected
-
-
-async def frame_with(socket, needle: str, limit: int = 20) -> str:
-    """The first frame containing ``needle`` (earlier ones are skipped)."""
-    for _ in range(limit):
-        frame = await socket.receive_from(timeout=10)
-        if needle in frame:
-            return frame
-    raise AssertionError(f"no frame with {needle!r}")
 
 
 async def test_the_page_socket_sends_the_board_then_every_change(count_game):
     tournament, _ = await db(make_tournament)(COUNT_CUP, name="Wallow cup")
     socket, connected = await connect(f"/ws/tournaments/{tournament.pk}/")
     assert connected
-    first = await socket.receive_from(timeout=10)
+    first = await socket.receive_from(timeout=WAIT_SECONDS)
     assert '<div id="t-board" class="t-board" hx-swap-oob="true">' in first
     assert 'id="t-me"' in first and "Log in to register" in first
     assert "0 registered, 0 checked in." in first
@@ -72,9 +54,9 @@ async def test_a_seated_player_is_sent_to_their_table_and_a_watcher_is_not(count
     ana = users[0]
     mine, _ = await connect(f"/ws/tournaments/{tournament.pk}/", ana)
     watcher, _ = await connect(f"/ws/tournaments/{tournament.pk}/")
-    first = await mine.receive_from(timeout=10)
+    first = await mine.receive_from(timeout=WAIT_SECONDS)
     assert "data-follow" not in first and 'id="t-withdraw"' in first
-    await watcher.receive_from(timeout=10)
+    await watcher.receive_from(timeout=WAIT_SECONDS)
 
     await db(start_now)(tournament, users)
     table_id = (await db(open_tables)(tournament))[ana.pk]
@@ -89,7 +71,7 @@ async def test_a_seated_player_is_sent_to_their_table_and_a_watcher_is_not(count
 async def test_the_list_socket_follows_new_and_starting_tournaments(count_game):
     socket, connected = await connect("/ws/tournaments/")
     assert connected
-    assert "No tournament is scheduled right now." in await socket.receive_from(timeout=10)
+    assert "No tournament is scheduled right now." in await socket.receive_from(timeout=WAIT_SECONDS)
     tournament, users = await db(make_tournament)(COUNT_CUP, players=2, name="Puddle cup")
     upcoming = await frame_with(socket, "Puddle cup")
     assert upcoming.index("Puddle cup") < upcoming.index('id="t-running-heading"')
@@ -107,7 +89,8 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
     ana = users[0]
     banner, connected = await connect("/ws/player/", ana)
     assert connected
-    assert await banner.receive_nothing(timeout=0.2)  # nothing is ready yet
+    menu = await banner.receive_from(timeout=WAIT_SECONDS)  # the notifications menu, with nothing in it
+    assert 'id="inbox-count"' in menu and "Nothing is waiting for you." in menu
     await db(start_now)(tournament, users)
     table_id = (await db(open_tables)(tournament))[ana.pk]
     ready = await frame_with(banner, "Your table is ready")
@@ -118,11 +101,11 @@ async def test_the_player_socket_shows_the_banner_when_the_table_is_ready(count_
 
     # A page opened later (or a socket that reconnects) still shows it while the table plays.
     again, _ = await connect("/ws/player/", ana)
-    assert f'href="/tables/{table_id}/"' in await again.receive_from(timeout=10)
+    assert f'href="/tables/{table_id}/"' in await again.receive_from(timeout=WAIT_SECONDS)
 
     # Once the table is over, its banner goes away.
     await db(core.play_table)(table_id, random.Random(4))
-    assert (await again.receive_from(timeout=10)).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
+    assert (await frame_with(again, 'id="table-ready"')).strip() == '<div id="table-ready" hx-swap-oob="innerHTML"></div>'
     await again.disconnect()
 
 
@@ -132,10 +115,10 @@ async def test_the_player_socket_never_counts_against_the_table_socket_cap(count
     await db(start_now)(tournament, users)
     ana = users[0]
     banner, _ = await connect("/ws/player/", ana)
-    await banner.receive_from(timeout=10)
+    await banner.receive_from(timeout=WAIT_SECONDS)
     table_id = (await db(open_tables)(tournament))[ana.pk]
     table_socket = await open_socket(ana, table_id)
-    state = await table_socket.receive_from(timeout=10)
+    state = await table_socket.receive_from(timeout=WAIT_SECONDS)
     assert '"code": "rate_limited"' not in state and "table-" in state
     for socket in (table_socket, banner):
         await socket.disconnect()
@@ -150,7 +133,7 @@ async def test_a_running_board_follows_its_tables_progress(count_game, settings,
     await db(start_now)(tournament, users)
     table_id = (await db(open_tables)(tournament))[users[0].pk]
     socket, _ = await connect(f"/ws/tournaments/{tournament.pk}/")
-    assert "total 0" in await socket.receive_from(timeout=10)
+    assert "total 0" in await socket.receive_from(timeout=WAIT_SECONDS)
 
     def play_one():
         table = Table.objects.get(pk=table_id)

@@ -13,7 +13,7 @@ from pigparlor.tables.models import RUNNING, Table
 from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import services, spec
 from pigparlor.tournaments.models import Tournament, TournamentTable
-from tests.tables.helpers import make_user, step_clock
+from tests.support.tables import make_user, step_clock
 
 
 def make_tournament(stages, *, players=0, minimum=2, maximum=64, rated=True, conditions=None,

@@ -8,7 +8,7 @@ import random
 import secrets
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from websockets.sync.client import connect
 
@@ -50,7 +50,7 @@ def token_for(site, username: str) -> str:
 
 
 def play_from_the_start(site, tournament_id: int, players: list[tuple[str, str]], *, held: str | None = None,
-                        hold: threading.Event | None = None) -> list["Program"]:
+                        hold: threading.Event | None = None) -> list[Program]:
     """A program for each (username, token), ``held``'s waiting on ``hold``; then the
     start is moved 2 s ahead and the server's clock starts the tournament."""
     programs = [Program(site, tournament_id, username, token, seed, hold=hold if username == held else None)
@@ -62,7 +62,7 @@ def play_from_the_start(site, tournament_id: int, players: list[tuple[str, str]]
 
 
 def iso_in(seconds: float) -> str:
-    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
 
 
 class Program(threading.Thread):

@@ -6,7 +6,7 @@ from django.test import Client
 
 from pigparlor.tournaments.models import Entry, Series, Tournament
 from pigparlor.tournaments.series import create_due_editions
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournaments.helpers import make_tournament
 
 pytestmark = pytest.mark.django_db

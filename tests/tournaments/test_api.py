@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from pigparlor.tournaments.models import Entry, Tournament
 from tests.api.test_http import api
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,27 @@ from itertools import combinations
 import pytest
 
 from pigparlor.tournaments.pairing import (
-    FINAL, NEXT_STAGE, ROUND, WINNER, Player, bots_needed, bye_points, choose_byes, competition_places,
-    elimination_rounds, elimination_step, goes_on, human_places, meetings, place_points, repeats,
-    seat_by_rating, split_sizes, swiss_round, table_points)
+    FINAL,
+    NEXT_STAGE,
+    ROUND,
+    WINNER,
+    Player,
+    bots_needed,
+    bye_points,
+    choose_byes,
+    competition_places,
+    elimination_rounds,
+    elimination_step,
+    goes_on,
+    human_places,
+    meetings,
+    place_points,
+    repeats,
+    seat_by_rating,
+    split_sizes,
+    swiss_round,
+    table_points,
+)
 
 SIZES = [3, 4, 5, 6]
 # The seat ranges of the parlor's games: Pig Pile 3-6, Snout!/Oink!/Piggy Piggy 2-6.

@@ -26,7 +26,7 @@ def wait_until_status(site, token, tournament_id, wanted, timeout=1800) -> dict:
         assert status == 200
         if detail["status"] in wanted:
             return detail
-        time.sleep(0.5)
+        time.sleep(0.5)  # a poll between reads of the fact (the tournament's status), as a program does
     raise AssertionError(f"tournament {tournament_id} never became {wanted}: {detail['status']}")
 
 
@@ -49,7 +49,7 @@ def test_sixteen_programs_play_pig_pile_elimination_then_a_snout_final(site):
                    {"game": "snout", "format": "elimination", "table_size": 4, "advance": 2}]})
     assert status == 201, made
     tournament_id = made["id"]
-    for username, token in players:
+    for _username, token in players:
         assert http(site, "POST", f"/api/tournaments/{tournament_id}/register/", token)[0] == 200
         assert http(site, "POST", f"/api/tournaments/{tournament_id}/checkin/", token)[0] == 200
     status, before = http(site, "GET", f"/api/tournaments/{tournament_id}/", staff)

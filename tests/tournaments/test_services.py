@@ -12,12 +12,18 @@ from pigparlor.tables import presence
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import FINISHED as TABLE_FINISHED
 from pigparlor.tournaments import services
-from pigparlor.tournaments.models import (
-    CANCELLED, FINISHED, RUNNING, Entry, Result, Round, Tournament, TournamentTable)
+from pigparlor.tournaments.models import CANCELLED, FINISHED, RUNNING, Entry, Result, Round, Tournament, TournamentTable
 from pigparlor.tournaments.standings import me_status, rounds, standings
-from tests.tables.helpers import make_user
+from tests.support.tables import make_user
 from tests.tournaments.helpers import (
-    check_everyone_in, make_tournament, play_round, play_table, running_tables, seat_all, start_now)
+    check_everyone_in,
+    make_tournament,
+    play_round,
+    play_table,
+    running_tables,
+    seat_all,
+    start_now,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ Nothing here adds information the view does not already give this viewer.
 """
 from __future__ import annotations
 
-from games.core.cards import next_seat, word_list
+from games.core.cards import movers, next_seat, word_list
 from games.piggypiggy.decks import DECK_OPTION
 from games.piggypiggy.state import DROUGHT_ROUNDS, WIN_POINTS
 
@@ -46,7 +46,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "end": end,
         "inherit": _inherit(view, adds, foods) if adds else None,
         "prompt": _prompt(view, legal, names, foods, seat),
-        "scored": _scored(view, names, seat),
+        "scored": _scored(view, movers(players, seat)),
         "result": _result(view, names),
     }
 
@@ -154,14 +154,14 @@ def _prompt(view: dict, legal: list[dict], names: dict, foods: dict, seat: int |
     return "Nothing more to play: end step 1 to steal, draw and score."
 
 
-def _scored(view: dict, names: dict, seat: int | None) -> dict | None:
+def _scored(view: dict, labels: dict) -> dict | None:
     """PG8, PG11: the cards the last player scored after drawing, shown to everyone."""
     scored = view["scored"]
     if scored is None:
         return None
-    who = "You" if scored["seat"] == seat else names[scored["seat"]]
     count = len(scored["cards"])
-    return {"who": who, "count": count, "cards": [card_face(card) for card in scored["cards"]],
+    return {"who": labels.get(scored["seat"], f"Player {scored['seat'] + 1}"), "count": count,
+            "cards": [card_face(card) for card in scored["cards"]],
             "total": view["points"][scored["seat"]]["count"]}
 
 

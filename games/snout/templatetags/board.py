@@ -8,7 +8,7 @@ not already give this viewer.
 """
 from __future__ import annotations
 
-from games.core.cards import next_seat, plural, word_list
+from games.core.cards import movers, next_seat, plural, word_list
 from games.snout.pigs import PIG_BY_KEY, PIGS, describe
 from games.snout.templatetags.chart import COLOURS
 
@@ -27,7 +27,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
     order = [next_seat(seat, seats, step) for step in range(1, seats)] if seat is not None else list(range(seats))
     kinds = {action["type"]: action for action in legal}
     revealed = view["hands"] is not None
-    picker = _picker(view, names, seat) if "pass" in kinds else None
+    picker = _picker(view, names, seat) if "pass" in kinds and seat is not None else None
     return {
         "phase": view["phase"],
         "round": view["round"],
@@ -44,7 +44,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "pile": view["pig_pile"][-PILE_SHOWN:],
         "pile_count": len(view["pig_pile"]),
         "pile_tally": _tally(card["pig"] for card in view["pig_pile"]),
-        "toss": _toss(view, names, seat),
+        "toss": _toss(view, movers(players, seat)),
         "prompt": _prompt(view, kinds, names, seat),
         "actions": _actions(kinds, view),
         "picker": picker,
@@ -82,7 +82,7 @@ def _did(toss: dict, index: int) -> str:
     return {"hidden": "drew a card", "match": f"drew {describe(pig)} and discarded it"}.get(toss["draws"][index], "")
 
 
-def _toss(view: dict, names: dict, seat: int | None) -> dict | None:
+def _toss(view: dict, who: dict) -> dict | None:
     toss = view["toss"]
     if toss is None:
         return None
@@ -90,8 +90,8 @@ def _toss(view: dict, names: dict, seat: int | None) -> dict | None:
     for index in [next_seat(toss["seat"], view["seats"], step) for step in range(view["seats"])]:
         did = _did(toss, index)
         if did:
-            lines.append({"name": "You" if index == seat else names.get(index, ""), "text": did})
-    return {**toss, "tosser": "You" if toss["seat"] == seat else names.get(toss["seat"], ""),
+            lines.append({"name": who.get(index, ""), "text": did})
+    return {**toss, "tosser": who.get(toss["seat"], ""),
             "art": f"snout-{toss['pig']}", "lines": lines}
 
 
@@ -115,7 +115,7 @@ def _prompt(view: dict, kinds: dict, names: dict, seat: int | None) -> str:
     phase = view["phase"]
     tosser = names.get(view["tosser"], "")
     if phase == "pass":
-        if "pass" in kinds:
+        if "pass" in kinds and seat is not None:
             return f"Choose three cards to pass to {names.get(next_seat(seat, view['seats']), '')}."
         waiting = [names.get(index, "") for index, done in enumerate(view["passed"]) if not done]
         return f"Waiting for {word_list(waiting)} to choose." if waiting else "Passing…"

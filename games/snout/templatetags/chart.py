@@ -35,7 +35,7 @@ def geometry(totals_by_round: list[list[int]], names: list[str], target: int) ->
     def y(value: int) -> float:
         return round(TOP + plot_h * (high - value) / (high - low), 1)
 
-    ticks = []
+    ticks: list = []
     for value in (target, 0, high, low, target // 2):  # by importance; no two labels overlap
         if all(abs(y(value) - y(kept)) >= TICK_GAP for kept in ticks):
             ticks.append(value)

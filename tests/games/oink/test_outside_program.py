@@ -9,7 +9,6 @@ import json
 import time
 
 import pytest
-
 from websockets.sync.client import connect
 
 from bench.fairness import cry, post

@@ -68,6 +68,19 @@ def test_o2_turn_timer_flips_for_a_slow_player():
     assert "out of time" in state.log[-1].text
 
 
+def test_o2_only_a_flip_let_run_out_is_a_missed_turn_never_the_gap_or_the_slap_window():
+    """The platform counts a player's missed turns from ``clock_plays_for`` (docs/rules/timeouts.md):
+    the clock ending the reveal gap or closing a collection window played nobody's turn."""
+    state = position(["dog3 cat1", "cow2 cow5"], flipper=1)
+    assert ENGINE.clock_plays_for(state) == {1}
+    state = flip(state, 100)
+    assert state.phase is Phase.WAIT and ENGINE.clock_plays_for(state) == frozenset()
+    state = slap(state, 0, COW, 400)
+    assert state.phase is Phase.COLLECT and ENGINE.clock_plays_for(state) == frozenset()
+    state = ready_to_flip(clock(state))
+    assert state.phase is Phase.FLIP and ENGINE.clock_plays_for(state) == {0}
+
+
 def test_o2_the_flip_timer_is_5_s_unless_the_table_sets_another_and_never_off():
     assert ENGINE.next_deadline(ENGINE.start(2, 1)) == 5000
     assert ENGINE.next_deadline(ENGINE.start(2, 1, {"turn_seconds": 9})) == 9000

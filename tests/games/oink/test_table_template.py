@@ -13,8 +13,8 @@ from games.oink.bots import BOTS
 from games.oink.cards import CRIES, OINK
 from games.oink.engine import ENGINE
 from games.oink.state import Phase
-from tests.games.table_template import render_table
 from pigparlor.tables.fragments import split_top_level
+from tests.games.table_template import render_table
 
 from .helpers import position, slap
 

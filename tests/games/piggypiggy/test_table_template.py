@@ -12,8 +12,8 @@ from games.core.viewcheck import cards_in_html
 from games.piggypiggy.bots import BOTS
 from games.piggypiggy.engine import ENGINE
 from games.piggypiggy.state import DROUGHT_ROUNDS, Phase
-from tests.games.table_template import render_table
 from tests.games.piggypiggy.fixtures import end_play, goat, play, table
+from tests.games.table_template import render_table
 
 ACTION = re.compile(r'name="action" value="([^"]*)"')
 TARGET = re.compile(r'<form ws-send class="action-form pg-target">')

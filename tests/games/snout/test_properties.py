@@ -6,7 +6,8 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.core.playout import play, replay
 from games.core.viewcheck import cards_in_view

@@ -3,7 +3,7 @@
 scipy is not in the venv, so the chi-square statistic is computed here and compared
 with the critical value for 5 degrees of freedom at p = 0.001.
 """
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -14,7 +14,7 @@ TOSSES = 100_000
 CRITICAL_5DF_P001 = 20.515
 
 
-@lru_cache(maxsize=None)
+@cache
 def tally(odds: str, seed: int) -> tuple[int, ...]:
     rng = Rng.from_seed(seed)
     observed = [0] * len(pigs.PIGS)

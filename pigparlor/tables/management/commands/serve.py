@@ -20,8 +20,6 @@ capped at ``BACKOFF_CAP_SECONDS``). One that fails ``FAILURES_TO_GIVE_UP`` times
 within ``FAILURE_WINDOW_SECONDS`` is given up; the server stops (exit 1) only
 when no worker is left. SIGTERM or Ctrl-C stops them all.
 """
-from daphne.server import Server  # first: it installs Twisted's asyncio reactor
-
 import asyncio  # noqa: E402
 import gc  # noqa: E402
 import os  # noqa: E402
@@ -31,6 +29,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
+from daphne.server import Server  # first: it installs Twisted's asyncio reactor
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.core.management.base import BaseCommand, CommandError  # noqa: E402
@@ -244,9 +243,13 @@ class Command(BaseCommand):
         self.stderr.flush()
 
     def rate_unrated(self):
-        """Tables that finished just before a crash, before their rating: rate them now."""
-        from pigparlor.ratings.service import rate_unrated
+        """Ratings kept under older rules than the code's are rebuilt under the new ones;
+        tables that finished just before a crash, before their rating, are rated now."""
+        from pigparlor.ratings.service import RULES, rate_unrated, rebuild_if_rules_changed
 
+        moved = rebuild_if_rules_changed()
+        if moved:
+            self.stdout.write(f"Rebuilt the ratings under rules version {RULES}: {moved} rating(s) moved")
         rated = rate_unrated()
         if rated:
             self.stdout.write(f"Rated {rated} table(s) left unrated by the last run")

@@ -35,7 +35,7 @@ class Command(BaseCommand):
         try:
             spec = get_game(game)
         except UnknownGame:
-            raise CommandError(f"unknown game {game!r}; known: {', '.join(g.slug for g in all_games())}")
+            raise CommandError(f"unknown game {game!r}; known: {', '.join(g.slug for g in all_games())}") from None
         engine = spec.engine
         kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
         unknown = [kind for kind in kinds if kind not in spec.bots]
@@ -51,7 +51,7 @@ class Command(BaseCommand):
             chosen = engine.clean_options(given)
             mixes = option_mixes(engine, given) if all_options else [chosen]
         except (IllegalAction, ValueError) as error:
-            raise CommandError(str(getattr(error, "reason", error)))
+            raise CommandError(str(getattr(error, "reason", error))) from error
         for count in seat_counts:
             for mix in mixes:
                 seated = [kinds[i % len(kinds)] for i in range(count)]

@@ -1,58 +1,45 @@
-"""Issue 15, the game half, as a player meets it on a 390×844 phone and a 1280×800 desktop:
+"""The games' own controls as a player meets them on a 390×844 phone and a 1280×800 desktop:
 Pig Pile's face-up choice by tapping three cards (and by keyboard), plays by tapping a
 number's cards; Piggy Piggy's food plays tap-to-choose then tap again or "Play"; a Cancel
 button for the goat on phones; seats named by the bot level picked at creation; the phase
 named when nobody in particular is to move; announcements without "..".
 
 Screenshots of every game at both sizes go to ``$PIGPARLOR_SCREENSHOTS`` (default
-/tmp/pigparlor-shots/games-<game>-<size>.png) for a person to look at.
+<tmp>/pigparlor-screenshots/games-<game>-<size>.png) for a person to look at.
 """
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError, expect
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
-from tests.e2e.conftest import horizontal_overflow, sign_up, wait_for_table_page
-from tests.e2e.pigpile_player import version
-from tests.e2e.test_piggypiggy_browser import (FINAL, MY_MOVE, a_seed_dealing_a_goat_to_seat_0, after,
-                                               answer_the_prompt, play_food, start_piggypiggy_table_with_bots)
+from tests.e2e.test_piggypiggy_browser import (
+    FINAL,
+    MY_MOVE,
+    a_seed_dealing_a_goat_to_seat_0,
+    after,
+    answer_the_prompt,
+    play_food,
+    start_piggypiggy_table_with_bots,
+)
+from tests.support.browser import (
+    DESKTOP,
+    IPHONE,
+    create_table,
+    horizontal_overflow,
+    shoot,
+    sign_up,
+    version,
+)
 
 pytestmark = pytest.mark.browser
-SHOTS = Path(os.environ.get("PIGPARLOR_SCREENSHOTS", "/tmp/pigparlor-shots"))
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
-
-
-def shoot(page, name: str, near: str | None = None) -> None:
-    """The whole page on a desktop; on a touch phone the screen as the player sees it, scrolled to
-    ``near`` (Chromium's full-page capture drops the touch emulation, showing desktop-only hints)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    touch = page.evaluate("() => matchMedia('(hover: none)').matches")
-    if touch and near:
-        page.evaluate("(near) => document.querySelector(near)?.scrollIntoView({block: 'center'})", near)
-    page.screenshot(path=str(SHOTS / f"games-{name}.png"), full_page=not touch)
 
 
 def phone(context_factory):
-    return context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-
-
-def create_table(page, base_url, slug, seats, bots, level=None, ticks=()) -> None:
-    """The lobby's create form, as a player fills it in."""
-    page.goto(f"{base_url}/games/{slug}/")
-    page.select_option("select[name=seats]", str(seats))
-    page.fill("input[name=bots]", str(bots))
-    for name in ticks:
-        page.check(f"input[name={name}]")
-    if level:
-        page.select_option("select[name=bot_level]", label=level)
-    page.get_by_role("button", name="Create table").click()
-    wait_for_table_page(page)
+    return context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
 
 
 def no_double_stops(page) -> None:
@@ -87,7 +74,7 @@ def test_pigpile_face_up_choice_by_taps_and_plays_by_tapping_the_cards_on_a_phon
     expect(confirm).to_be_enabled()
     expect(confirm).to_have_text(re.compile(r"^Lay .+, .+ and .+ face up$"))
     assert horizontal_overflow(page) == 0
-    shoot(page, "pigpile-choose-390", near="#pp-hand")
+    shoot(page, "games-pigpile-choose-390", near="#pp-hand")
     before = version(page)
     confirm.click()
     page.wait_for_function("([v]) => Number(document.querySelector('#table-version').dataset.version) > v",
@@ -112,7 +99,7 @@ def test_pigpile_face_up_choice_by_taps_and_plays_by_tapping_the_cards_on_a_phon
     labels = counts.all_inner_texts()
     assert labels and all(re.match(r"^Play (a|an|two|three|four|five|six|\d+) ", label) for label in labels), labels
     assert "Play 1" not in labels
-    shoot(page, "pigpile-play-390", near="#pp-hand")
+    shoot(page, "games-pigpile-play-390", near="#pp-hand")
     page.keyboard.press("Escape")  # cancels, focus back on the cards
     expect(panel).to_be_hidden()
     expect(pick).to_be_focused()
@@ -148,13 +135,13 @@ def test_pigpile_face_up_choice_by_keyboard_on_a_desktop(live_site, context_fact
     page.wait_for_function("() => !document.getElementById('table-version').dataset.old")
     expect(toggles.nth(2)).to_be_focused()
     assert [toggles.nth(index).get_attribute("aria-pressed") for index in range(7)] == pressed
-    shoot(page, "pigpile-choose-1280")
+    shoot(page, "games-pigpile-choose-1280")
     confirm = page.locator("#pp-prompt .pp-faceup button[type=submit]")
     confirm.focus()
     after(page, lambda: page.keyboard.press("Enter"))
     expect(page.locator("#pp-me .card[data-card]")).to_have_count(3)
     page.wait_for_selector("#pp-hand .pp-pick, #pp-prompt .pp-pickup button", timeout=30_000)
-    shoot(page, "pigpile-1280")
+    shoot(page, "games-pigpile-1280")
 
 
 def test_piggypiggy_food_is_tap_to_choose_then_tap_again_and_the_goat_has_a_cancel_button(
@@ -173,7 +160,7 @@ def test_piggypiggy_food_is_tap_to_choose_then_tap_again_and_the_goat_has_a_canc
     commit = page.locator("#pg-hand .pg-commit:not([hidden])")
     expect(commit.locator(".pg-play button")).to_be_visible()
     assert version(page) == before  # one tap sends nothing
-    shoot(page, "piggypiggy-390", near="#pg-hand")
+    shoot(page, "games-piggypiggy-390", near="#pg-hand")
     commit.get_by_role("button", name="Cancel").click()
     expect(food).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#pg-hand .pg-commit:not([hidden])")).to_have_count(0)
@@ -199,7 +186,7 @@ def test_piggypiggy_food_is_tap_to_choose_then_tap_again_and_the_goat_has_a_canc
     hint = page.locator(".pg-goat-hint")
     expect(hint).to_be_visible()
     expect(hint.locator(".pg-keys")).to_be_hidden()
-    shoot(page, "piggypiggy-goat-390", near="#pg-prompt")
+    shoot(page, "games-piggypiggy-goat-390", near="#pg-prompt")
     hint.get_by_role("button", name="Cancel").click()
     expect(hint).to_be_hidden()
 
@@ -219,7 +206,7 @@ def test_piggypiggy_on_a_desktop_plays_food_with_the_keyboard(live_site, context
         expect(food).to_be_focused()
         page.keyboard.press("Enter")
         after(page, lambda: page.keyboard.press("Enter"))
-    shoot(page, "piggypiggy-1280")
+    shoot(page, "games-piggypiggy-1280")
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
@@ -233,7 +220,7 @@ def test_oink_hard_bots_are_named_by_level_and_slaps_stay_one_tap(live_site, con
     expect(page.locator("#ok-cries button.ok-cry")).to_have_count(7)
     assert page.locator("#ok-cries[ws-send]").count() == 1
     page.wait_for_function("() => document.querySelectorAll('#table-log li').length > 2", timeout=30_000)
-    shoot(page, f"oink-{size}", near="#ok-cries")
+    shoot(page, f"games-oink-{size}", near="#ok-cries")
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
@@ -283,7 +270,7 @@ def test_snout_names_its_phases_counts_points_and_asks_before_a_snout_call(live_
             continue  # swapped away by a newer frame: look again
     assert re.match(r"^Snout! \(\d+ points? in hand\)$", label)
     assert f"{name} called Snout!" not in page.locator("#table-log").inner_text()
-    shoot(page, f"snout-{size}", near="#sn-prompt")
+    shoot(page, f"games-snout-{size}", near="#sn-prompt")
     after(page, page.get_by_role("button", name="Play on").click)
     no_double_stops(page)
     if size == "390":
