@@ -14,7 +14,7 @@ import pytest
 
 from tests.api.test_e2e_serve import http, play_to_the_end
 from tests.conftest import ROOT
-from tests.e2e.conftest import sign_up, wait_for_first_frame
+from tests.support.browser import create_table_by_api, sign_up, wait_for_first_frame
 from tests.tournaments.programs import iso_in, make_accounts, token_for
 
 pytestmark = pytest.mark.browser
@@ -83,11 +83,7 @@ def test_a_players_pages_and_a_live_table_of_each_game_have_no_serious_violation
     page = context_factory(viewport=viewport).new_page()
     username = sign_up(page, live_site)
     token = token_for(live_site, username)
-    tables = {}
-    for slug in GAMES:
-        status, created = http(live_site, "POST", "/api/tables/", token, {"game": slug, "seats": 3, "bots": 2})
-        assert status == 201, created
-        tables[slug] = created["id"]
+    tables = {slug: create_table_by_api(live_site, token, slug, seats=3, bots=2) for slug in GAMES}
     staff, _ = make_accounts(live_site, 0)
     status, tournament = http(live_site, "POST", "/api/tournaments/", staff, {
         "name": "Accessible cup", "starts_at": iso_in(3600), "capacity": {"min": 2, "max": 8},

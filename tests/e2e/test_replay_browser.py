@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.api.test_e2e_serve import http, play_to_the_end
-from tests.support.browser import horizontal_overflow
+from tests.support.browser import horizontal_overflow, shoot
 
 PHONE = {"width": 390, "height": 844}
 
@@ -118,7 +118,7 @@ def test_the_deal_verifies_in_the_browser_with_the_server_unreachable(live_site,
     assert "{" not in text and "ranks" not in text  # sentences, not Python dicts
     assert asked == [], "the check asked the server"
     context.set_offline(False)
-    page.screenshot(path="/work/shots/replays/e2e-verified-phone.png", full_page=True)
+    shoot(page, "replay-verified-phone", near="#replay-verdict")
 
 
 def tampered(change):
