@@ -152,7 +152,7 @@ def test_piggypiggy_food_is_tap_to_choose_then_tap_again_and_the_goat_has_a_canc
     page.wait_for_selector(MY_MOVE, timeout=30_000)
     food = page.locator("#pg-hand .pg-food").first
     food.wait_for()
-    label = food.locator(".visually-hidden").inner_text()  # its name: the cards inside are hidden from screen readers
+    label = food.locator(":scope > .visually-hidden").inner_text()  # its name: the cards inside are hidden from screen readers
     assert re.match(r"^Play \d+ \S+: tap to choose, again to play$", label), label
     before = version(page)
     food.click()
