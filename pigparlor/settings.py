@@ -129,6 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "pigparlor.accounts.context.guest",
             ],
         },
     },
@@ -189,6 +190,9 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "none"
+# A guest may open the log-in and sign-up pages (sign-up keeps their games); a signed-in
+# player is sent on from them by pigparlor.accounts.views.entrance instead of by allauth.
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 # New usernames get the display names' checks: NFKC, no invisible characters, no homoglyphs of
 # another player's name, no reserved or bot names (pigparlor/accounts/names.py).
 ACCOUNT_ADAPTER = "pigparlor.accounts.adapter.AccountAdapter"
@@ -293,6 +297,16 @@ PIGPARLOR_TOURNAMENT_PROGRESS_SECONDS = float(os.environ.get("PIGPARLOR_TOURNAME
 # are not over yet (open or running), and tables one user may create in any minute.
 PIGPARLOR_MAX_UNFINISHED_TABLES = int(os.environ.get("PIGPARLOR_MAX_UNFINISHED_TABLES", "5"))
 PIGPARLOR_TABLES_PER_MINUTE = int(os.environ.get("PIGPARLOR_TABLES_PER_MINUTE", "10"))
+
+# Quick play: how long a player waits for people before bots fill the table, unless they
+# choose otherwise on the "Play now" form (seconds).
+PIGPARLOR_QUICK_PLAY_WAIT_S = int(os.environ.get("PIGPARLOR_QUICK_PLAY_WAIT_S", "10"))
+# Guests (pigparlor/accounts/guests.py, docs/operations.md "Guests"): guests one address (an
+# IPv6 /64) may make in any hour; tables not over yet one guest may sit at; days after its
+# last table a guest is deleted.
+PIGPARLOR_GUESTS_PER_ADDRESS = int(os.environ.get("PIGPARLOR_GUESTS_PER_ADDRESS", "20"))
+PIGPARLOR_GUEST_MAX_TABLES = int(os.environ.get("PIGPARLOR_GUEST_MAX_TABLES", "2"))
+PIGPARLOR_GUEST_EXPIRY_DAYS = int(os.environ.get("PIGPARLOR_GUEST_EXPIRY_DAYS", "14"))
 
 # Web Push (pigparlor/pwa, docs/operations.md "Push notifications"). The VAPID key signs every
 # push: from the environment, else made on first use and kept in the data directory.

@@ -179,6 +179,8 @@ def start_site(directory: Path, extra_env: dict | None = None, port: int | None 
            "PIGPARLOR_WS_BURST": "200", "PIGPARLOR_WS_RATE": "100",
            # One session-wide server: a test's user may leave tables running for the next test.
            "PIGPARLOR_MAX_UNFINISHED_TABLES": "1000", "PIGPARLOR_TABLES_PER_MINUTE": "1000",
+           # Every browser test's visitor is a guest from 127.0.0.1 (pigparlor/accounts/guests.py).
+           "PIGPARLOR_GUESTS_PER_ADDRESS": "1000",
            "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
     env.update(extra_env or {})

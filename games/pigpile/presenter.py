@@ -7,7 +7,9 @@ adds information the view does not already give this viewer.
 """
 from __future__ import annotations
 
+from games.core.cards import word_list
 from games.pigpile.cards import SPECIAL_NAME, WILD, rank_words
+from games.pigpile.rules import strongest
 
 PILE_SHOWN = 4
 PROMPTS = {
@@ -49,6 +51,7 @@ def present(view: dict, legal: list[dict], players: list[dict], seat: int | None
         "slop": [{"action": action, "label": f"Flip Slop card {action['index'] + 1} of {len(flips)} (face down)"}
                  for action in flips],
         "choosing": _choosing(view["hand"] or []) if "faceup" in kinds else None,
+        "strongest": _strongest(legal) if "faceup" in kinds else None,
         "results": _results(view, names),
         "standings": [{**row, "name": names.get(row["seat"], "")} for row in view["standings"] or []],
     }
@@ -96,6 +99,14 @@ def _choosing(hand: list[dict]) -> list[dict]:
     """PP1: every hand card is a toggle; any three make a legal choice (identical cards are one)."""
     return [{**card, "value": card["rank"], "order": 13 if card["rank"] == WILD else card["rank"],
              "title": card_name(card["rank"])} for card in hand]
+
+
+def _strongest(legal: list[dict]) -> dict:
+    """PP1 in one tap: the three strongest cards, the choice the clock would make (a
+    newcomer's first move need not be a puzzle)."""
+    action = strongest([action for action in legal if action["type"] == "faceup"])
+    names = [card_name(rank) for rank in sorted(action["ranks"], key=lambda rank: 13 if rank == WILD else rank)]
+    return {"action": action, "label": f"Lay my strongest three: {word_list(names)}"}
 
 
 def card_name(rank: int) -> str:

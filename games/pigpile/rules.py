@@ -109,7 +109,12 @@ def strength(rank: int) -> int:
 
 def strongest_choice(hand: tuple) -> dict:
     """The face-up choice the clock makes for a slow player (our decision): the three strongest cards."""
-    return max(choose_actions(hand), key=lambda action: sorted(map(strength, action["ranks"])))
+    return strongest(choose_actions(hand))
+
+
+def strongest(choices: list[dict]) -> dict:
+    """Of some face-up choices, the one of the three strongest cards (also offered as one tap)."""
+    return max(choices, key=lambda action: sorted(map(strength, action["ranks"])))
 
 
 def safe_action(state: PigPileState, seat: int) -> dict:

@@ -32,3 +32,20 @@ class NameSkeleton(models.Model):
 
     def __str__(self):
         return f"{self.skeleton!r} of {self.user}"
+
+
+class Guest(models.Model):
+    """A visitor playing before signing up: a real user (so every door — seats, sockets,
+    ``act`` — works unchanged), logged in through the session, with this row saying it is
+    a guest (``pigparlor.accounts.guests``). Signing up turns the same user into a full
+    account and deletes this row; a guest nobody has played as for a while is deleted."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="guest")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # A keyed hash of the address (its /64 network for IPv6) the guest was made from, for the
+    # per-address limit; the address itself is not kept.
+    address = models.CharField(max_length=64, db_index=True)
+
+    def __str__(self):
+        return f"guest {self.user}"

@@ -8,7 +8,7 @@ space) and refused when it
 - mixes scripts inside one word (``аlice`` with a Cyrillic а), except the
   combinations Unicode's "highly restrictive" level allows (Latin with Han and
   the Japanese kana, with Han and Bopomofo, or with Han and Hangul);
-- reads as a platform name: a reserved word (``admin``, ``moderator``…) or a
+- reads as a platform name: a reserved word (``admin``, ``moderator``, ``guest``…) or a
   bot's name (the tables call bots "Sensible bot 2"; a name whose last word is
   "bot" or a bot kind's "sensiblebot" is refused, "Talbot" is not);
 - looks like another player's username or display name: their *skeletons* are
@@ -32,7 +32,7 @@ from pigparlor.usertext import invisible_characters
 
 # Words that name the site or its staff: refused anywhere in a name.
 RESERVED_WORDS = frozenset({"admin", "administrator", "moderator", "mod", "mods", "staff", "system", "sysop",
-                            "pigparlor", "official", "support"})
+                            "pigparlor", "official", "support", "guest", "guests"})
 # Whole names the pages themselves print for a seat.
 RESERVED_NAMES = frozenset({"you", "empty seat", "pig parlor", "anonymous", "nobody"})
 BOT_WORDS = frozenset({"bot", "bots"})

@@ -11,6 +11,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from pigparlor.accounts.guests import TOKEN_REFUSAL, is_guest, refuse_guest
 from pigparlor.api.models import ApiToken
 from pigparlor.tables.broadcast import revoke_sockets, token_group
 
@@ -22,7 +23,9 @@ def digest(raw: str) -> str:
 
 
 def create_token(user, name: str = "") -> str:
-    """A fresh token for ``user``; returns the raw token (never stored)."""
+    """A fresh token for ``user``; returns the raw token (never stored). A guest gets none
+    (``forbidden``): a token would outlive the guest's session and its limits."""
+    refuse_guest(user, TOKEN_REFUSAL)
     raw = PREFIX + secrets.token_urlsafe(32)
     ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], digest=digest(raw))
     return raw
@@ -43,7 +46,7 @@ def token_for(raw: str | None) -> ApiToken | None:
     if not raw or not raw.startswith(PREFIX):
         return None
     token = ApiToken.objects.select_related("user").filter(digest=digest(raw)).first()
-    if token is None or not token.user.is_active:
+    if token is None or not token.user.is_active or is_guest(token.user):
         return None
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return token

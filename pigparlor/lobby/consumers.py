@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from pigparlor.accounts.guests import QUICK_PLAY_REFUSAL, is_guest
 from pigparlor.lobby import pool
 from pigparlor.lobby.listing import group_for_game, group_for_table, render_listing
 from pigparlor.lobby.room import room_context
@@ -106,6 +107,9 @@ class LobbyConsumer(HtmlChat, ReadOnlySocket):
                 request = pool.parse_request(self.game, message.get("pool_seats"), message.get("pool_wait"))
             except pool.PoolRefusal as refusal:
                 await self.show_pool(error=str(refusal))
+                return
+            if await database_sync_to_async(is_guest)(user):  # quick play's tables are rated
+                await self.show_pool(error=QUICK_PLAY_REFUSAL)
                 return
             await database_sync_to_async(pool.join_pool)(user, self.game, request, self.channel_name)
             self.start_ticking()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 
 from games.core.bots import DEFAULT_LEVEL
+from pigparlor.lobby.pool import default_seats
 from pigparlor.tables import inputs
 from pigparlor.tables.errors import TableError
 
@@ -38,12 +39,14 @@ class CreateTableForm(forms.Form):
     quiet_spectators = forms.BooleanField(required=False, label="Spectators only read the chat",
                                           help_text="Players chat; people watching can read but not write.")
 
-    def __init__(self, *args, game, **kwargs):
+    def __init__(self, *args, game, guest=False, **kwargs):
+        """``guest``: the form of a guest (pigparlor/accounts/guests.py), whose tables are
+        casual and have a bot: no "Casual" box, every other seat a bot to start with."""
         super().__init__(*args, **kwargs)
         engine = game.engine
         self.engine = engine
         self.fields["seats"].choices = [(n, str(n)) for n in range(engine.min_seats, engine.max_seats + 1)]
-        self.fields["seats"].initial = min(max(4, engine.min_seats), engine.max_seats)
+        self.fields["seats"].initial = default_seats(game)
         self.fields["bots"].max_value = engine.max_seats - 1
         self.fields["bots"].widget.attrs.update({"min": 0, "max": engine.max_seats - 1})
         levels = [(kind, game.bots[kind]) for kind in game.bot_levels]
@@ -52,6 +55,11 @@ class CreateTableForm(forms.Form):
         self.fields["bot_level"].initial = DEFAULT_LEVEL
         for option in engine.options:
             self.fields[f"opt_{option.name}"] = _option_field(option)
+        if guest:
+            del self.fields["casual"]
+            self.fields["bots"].initial = self.fields["seats"].initial - 1
+            self.fields["bots"].help_text = ("Guests play with at least one bot. Bots take the last seats; "
+                                             "fill every other seat with bots to start at once.")
 
     def clean_title(self):
         try:

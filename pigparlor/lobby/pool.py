@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 
 from pigparlor.lobby.matching import Waiter, closest_bot, groups
@@ -26,7 +27,6 @@ from pigparlor.tables.errors import TableError
 from pigparlor.tables.timing import epoch_ms
 
 WAITS = (10, 30, 60)
-DEFAULT_WAIT = 30
 STALE_MS = 15_000
 TICK_SECONDS = 1.0
 TITLE = "Quick play"
@@ -35,6 +35,20 @@ log = logging.getLogger(__name__)
 
 class PoolRefusal(ValueError):
     pass
+
+
+def default_wait() -> int:
+    """Seconds before bots fill the table unless the player chooses (``PIGPARLOR_QUICK_PLAY_WAIT_S``)."""
+    return settings.PIGPARLOR_QUICK_PLAY_WAIT_S
+
+
+def wait_choices() -> list[int]:
+    return sorted({*WAITS, default_wait()})
+
+
+def default_seats(game) -> int:
+    """The seat count quick play and "Play now" offer first: four, or the game's nearest."""
+    return min(max(4, game.engine.min_seats), game.engine.max_seats)
 
 
 @dataclass(frozen=True)
@@ -52,12 +66,12 @@ def parse_request(game, seats, wait) -> Request:
     if not game.engine.min_seats <= seats <= game.engine.max_seats:
         raise PoolRefusal(f"{game.title} is for {game.engine.min_seats}–{game.engine.max_seats} players")
     if wait in ("humans", None, ""):
-        return Request(seats, None if wait == "humans" else DEFAULT_WAIT)
+        return Request(seats, None if wait == "humans" else default_wait())
     try:
         wait_s = int(wait)
     except (TypeError, ValueError):
         raise PoolRefusal("choose how long to wait for people") from None
-    if wait_s not in WAITS:
+    if wait_s not in wait_choices():
         raise PoolRefusal("choose how long to wait for people")
     return Request(seats, wait_s)
 
@@ -157,8 +171,8 @@ def pool_context(game, *, entry: PoolEntry | None = None, waiting: int = 0, tabl
                  error: str = "") -> dict:
     """What the "Play now" panel shows: the form, the wait, or the way to the table."""
     seats = range(game.engine.min_seats, game.engine.max_seats + 1)
-    context = {"seat_choices": list(seats), "default_seats": min(max(4, seats.start), seats.stop - 1),
-               "wait_choices": WAITS, "default_wait": DEFAULT_WAIT, "error": error, "table_id": table_id,
+    context = {"seat_choices": list(seats), "default_seats": default_seats(game),
+               "wait_choices": wait_choices(), "default_wait": default_wait(), "error": error, "table_id": table_id,
                "entry": entry, "waiting": waiting}
     if entry is not None:
         now = epoch_ms()

@@ -5,6 +5,7 @@ from pigparlor.lobby import views
 lobby_patterns = [
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/new/", views.create, name="create"),
+    path("games/<slug:slug>/play/", views.play, name="play"),
     path("games/<slug:slug>/rules/", views.rules, name="rules"),
     path("games/<slug:slug>/learn/", views.learn, name="learn"),
     path("lobby/tables/<int:table_id>/", views.table, name="table"),

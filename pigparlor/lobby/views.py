@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from pigparlor.accounts import guests
 from pigparlor.lobby import pool
 from pigparlor.lobby.forms import CreateTableForm
 from pigparlor.lobby.listing import render_listing
@@ -56,8 +57,27 @@ def game(request, slug):
     mine = my_tables(request.user, slug)
     return render(request, "lobby/game.html", {
         "game": game, "listing": render_listing(game), "my_tables": mine,
-        "form": CreateTableForm(game=game), **pool.pool_context(game),
+        "form": CreateTableForm(game=game, guest=guests.is_guest(request.user)), **pool.pool_context(game),
     })
+
+
+@require_POST
+def play(request, slug):
+    """"Play now" against bots, at once: a casual table with every other seat a bot, its
+    game dealt. A visitor becomes a guest first (pigparlor/accounts/guests.py), so the
+    first tap on the home page leads straight to a first move. The bots are the game's
+    easiest level; ``seats`` (optional) is how many play, bots included."""
+    game = _game_or_404(slug)
+    try:
+        seats = pool.parse_request(game, request.POST.get("seats") or pool.default_seats(game), None).seats
+        if not request.user.is_authenticated:
+            guests.start_guest(request)
+        table = services.create_table(host=request.user, game=slug, seats=seats, bots=seats - 1, rated=False,
+                                      bot_level=game.bot_levels[0])
+    except (pool.PoolRefusal, TableError) as refusal:
+        messages.error(request, str(refusal) if isinstance(refusal, pool.PoolRefusal) else refusal.message)
+        return redirect("lobby:game", slug)
+    return redirect(_after_seating(table))
 
 
 @login_required
@@ -70,14 +90,14 @@ def pool_seated(request, table_id):
 @login_required
 def create(request, slug):
     game = _game_or_404(slug)
-    form = CreateTableForm(request.POST or None, game=game)
+    form = CreateTableForm(request.POST or None, game=game, guest=guests.is_guest(request.user))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             table = services.create_table(
                 host=request.user, game=slug, seats=data["seats"], bots=data["bots"],
                 options=form.table_options(), private=data["private"], title=data["title"],
-                rated=False if data["casual"] else None, salt=request.POST.get("salt") or None,
+                rated=False if data.get("casual", True) else None, salt=request.POST.get("salt") or None,
                 spectators_chat=not data["quiet_spectators"], bot_level=data["bot_level"])
         except TableError as refusal:
             form.add_error(None, refusal.message)
@@ -86,12 +106,14 @@ def create(request, slug):
     return render(request, "lobby/create.html", {"game": game, "form": form})
 
 
-@login_required
 @require_POST
 def learn(request, slug):
-    """A first game with hints: to the learner's running one, or a new one (pigparlor/tables/lessons.py)."""
+    """A first game with hints: to the learner's running one, or a new one (pigparlor/tables/lessons.py).
+    A visitor becomes a guest first, as for "Play now"."""
     game = _game_or_404(slug)
     try:
+        if not request.user.is_authenticated:
+            guests.start_guest(request)
         table = start_lesson(request.user, game.slug)
     except TableError as refusal:
         messages.error(request, refusal.message)

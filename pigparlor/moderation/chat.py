@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from pigparlor.accounts.guests import CHAT_REFUSAL, refuse_guest
 from pigparlor.lobby.listing import group_for_game
 from pigparlor.moderation.models import CHAT_MAX_LENGTH, Ban, ChatLine, ChatMute, ChatTimeout
 from pigparlor.tables import inputs
@@ -109,6 +110,7 @@ def check_author(user, room: Room) -> None:
     """Refuse a user who may not write in ``room`` now (nothing is stored)."""
     if user is None or not user.is_authenticated:
         raise TableError(FORBIDDEN, "log in to chat")
+    refuse_guest(user, CHAT_REFUSAL)  # guests are cheap to make: they read, and sign up to write
     if not user.is_active or Ban.objects.filter(user=user, lifted_at__isnull=True).exists():
         raise TableError(FORBIDDEN, "you are banned")
     timeout = timeout_of(user)

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from pigparlor.accounts.guests import REPORT_REFUSAL, refuse_guest
 from pigparlor.moderation.chat import Room, _other_user, line_json
 from pigparlor.moderation.models import ChatLine, Report
 from pigparlor.tables import inputs
@@ -38,6 +39,7 @@ def _evidence(room: Room, line: ChatLine | None) -> list[dict]:
 def file_report(reporter, room: Room, username, reason, comment="", line_id=None) -> Report:
     if reporter is None or not reporter.is_authenticated:
         raise TableError(FORBIDDEN, "log in to report a player")
+    refuse_guest(reporter, REPORT_REFUSAL)
     target = _other_user(reporter, username)
     if reason not in REASONS:
         raise TableError(BAD_REQUEST, f"reason must be one of {', '.join(REASONS)}")

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core.cards import with_article
+from pigparlor.accounts.guests import INVITE_REFUSAL, refuse_guest
 from pigparlor.pwa.kinds import INVITE
 from pigparlor.pwa.models import Invitation, Mute
 from pigparlor.pwa.push import notify
@@ -43,7 +44,9 @@ def quoted_name(name: str) -> str:
 
 @transaction.atomic
 def invite_player(table_id: int, inviter, username) -> Invitation:
-    """``inviter`` (seated) invites the player called ``username`` (case does not matter)."""
+    """``inviter`` (seated) invites the player called ``username`` (case does not matter).
+    A guest may not (their invitations would be pushes from a throwaway account)."""
+    refuse_guest(inviter, INVITE_REFUSAL)
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     seated = set(table.seat_set.exclude(user=None).values_list("user_id", flat=True)) if table else set()
     if table is None or (table.private and inviter.pk not in seated):

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from pigparlor.accounts.guests import PUSH_REFUSAL, refuse_guest
 from pigparlor.pwa import endpoints
 from pigparlor.pwa.kinds import NAMES
 from pigparlor.pwa.models import PushPreference, PushSubscription
@@ -74,7 +75,8 @@ def max_subscriptions() -> int:
 def subscribe(user, endpoint, keys, device="") -> tuple[PushSubscription, bool]:
     """Turn notifications on for one device; True if it was new for this user.
     The same endpoint again updates its keys (and moves it to ``user``: one
-    browser, whoever signed in last)."""
+    browser, whoever signed in last). A guest gets none (``forbidden``)."""
+    refuse_guest(user, PUSH_REFUSAL)
     endpoint = check_endpoint(endpoint)
     p256dh, auth = check_keys(keys)
     device = inputs.visible_text(device, "device", DEVICE_MAX) if device else ""

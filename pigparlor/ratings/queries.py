@@ -22,8 +22,10 @@ ACTIVE_DAYS = 30
 
 
 def established(game: str) -> QuerySet:
-    """The game's established ratings, best first (the rating, then more games, then the older account)."""
-    return Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES).order_by("-mu", "-games", "user_id")
+    """The game's established ratings, best first (the rating, then more games, then the older account).
+    Never a guest's: guests sit only at casual tables, and a leaderboard is for accounts."""
+    return (Rating.objects.filter(game=game, games__gte=PROVISIONAL_GAMES, user__guest__isnull=True)
+            .order_by("-mu", "-games", "user_id"))
 
 
 def place(row: Rating) -> int | None:
@@ -52,11 +54,12 @@ def leaderboard(game: str, size: int | None = None) -> list[Placed]:
 
 def provisional_players(game: str, size: int | None = None) -> list[Rating]:
     """Players still provisional in ``game`` who played it rated in the last
-    ``ACTIVE_DAYS`` days, best rating first: the leaderboard lists them apart."""
+    ``ACTIVE_DAYS`` days, best rating first: the leaderboard lists them apart (never a guest)."""
     since = timezone.now() - timedelta(days=ACTIVE_DAYS)
     recent = RatingEvent.objects.filter(user=OuterRef("user"), game=game, reason=RatingEvent.TABLE,
                                         created_at__gte=since)
-    return list(Rating.objects.filter(game=game, games__gt=0, games__lt=PROVISIONAL_GAMES).filter(Exists(recent))
+    return list(Rating.objects.filter(game=game, games__gt=0, games__lt=PROVISIONAL_GAMES, user__guest__isnull=True)
+                .filter(Exists(recent))
                 .select_related("user__profile").order_by("-mu", "-games", "user_id")[:size or LEADERBOARD_SIZE])
 
 

@@ -120,6 +120,8 @@ def create_table(*, host, game, seats, bots=0, options=None, private=False, titl
         Seat(table=table, index=index, user=seated[index] if index < len(seated) else None,
              bot_kind=bot_kind if index >= seats - bots else "")
         for index in range(seats))
+    if host is not None:
+        seat_wanted.send(sender=Table, table=table, user=host)
     if seated and len(seated) + bots == seats:
         _start(table, _seats(table))
     announce_after_commit(table, listing=True)
@@ -220,6 +222,7 @@ def rematch_table(table, user) -> tuple[Table, bool]:
              bot_kind=seat.bot_kind,
              reserved_for=seat.user if seat.user_id is not None and seat.index != mine.index else None)
         for seat in seats)
+    seat_wanted.send(sender=Table, table=rematch, user=user)
     new_seats = _seats(rematch)
     presence.recount(rematch, new_seats, epoch_ms())
     if all(seat.taken for seat in new_seats):

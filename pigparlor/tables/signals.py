@@ -26,8 +26,12 @@ other receiver None. It is sent with the query that reads a finished table's
 snapshot, never while a game runs.
 
 ``seat_wanted(sender=Table, table=table, user=user)`` is sent inside
-``join_table``'s transaction before a user takes a seat; a receiver refuses by
-raising ``TableError`` (moderation: a player kicked from the table).
+``join_table``'s transaction before a user takes a seat, and inside
+``create_table``'s and ``rematch_table``'s once the new table's seats exist, for
+the host (or the player asking for the rematch); a receiver refuses by raising
+``TableError``, which undoes the whole change (moderation: a player kicked from
+the table; accounts: a guest at a rated table, a table of people only, or too
+many tables).
 """
 from django.dispatch import Signal
 

@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from pigparlor.accounts.guests import TOURNAMENT_REFUSAL, is_guest
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
@@ -214,6 +215,8 @@ def unplayable(tournament: Tournament) -> str | None:
 
 def entry_refusal(tournament: Tournament, user) -> str | None:
     """Why ``user`` does not meet the entry conditions (in the first stage's game), or None."""
+    if is_guest(user):
+        return TOURNAMENT_REFUSAL
     game = _first_game(tournament)
     try:
         title = get_game(game).title

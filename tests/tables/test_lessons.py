@@ -142,14 +142,17 @@ def test_the_lobby_s_button_starts_a_lesson_and_goes_to_its_table(client, ana):
     assert f'action="{url}"' in client.get(reverse("lobby:game", args=["oink"])).content.decode()
 
 
-def test_a_visitor_is_asked_to_sign_up_first_and_an_unknown_game_is_404(client, ana):
-    response = client.post(reverse("lobby:learn", args=["oink"]))
-    assert response.status_code == 302 and reverse("account_login") in response["Location"]
+def test_a_visitor_plays_the_lesson_as_a_guest_and_an_unknown_game_is_404(client, ana):
+    from pigparlor.accounts.guests import is_guest
+
     html = client.get(reverse("lobby:game", args=["oink"])).content.decode()
-    assert "Sign up to play a first game with hints" in html
-    client.force_login(ana)
+    assert "Play a first game with hints" in html and "you play as a guest" in html
     assert client.post(reverse("lobby:learn", args=["chess"])).status_code == 404
-    assert not Table.objects.exists()
+    assert not Table.objects.exists() and "_auth_user_id" not in client.session
+    response = client.post(reverse("lobby:learn", args=["oink"]))
+    table = Table.objects.get(tutorial=True)
+    assert response.status_code == 302 and response["Location"] == reverse("table", args=[table.pk])
+    assert is_guest(table.seat_set.get(index=0).user)
 
 
 def test_a_lesson_s_moves_go_through_the_one_door_and_are_logged(ana):

@@ -10,7 +10,8 @@ from pigparlor.tables import rendering, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import OPEN, RUNNING, Table
 from tests.support.tables import make_user, step_clock
-from tests.tables.test_play_feel import finished_table, state_of
+from tests.support.tables import played_table as finished_table
+from tests.tables.test_play_feel import state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -13,6 +13,7 @@ from games.core.playout import play as playout
 from games.core.viewcheck import cards_in_html
 from games.pigpile.bots import BOTS
 from games.pigpile.engine import ENGINE
+from games.pigpile.rules import strongest
 from games.pigpile.state import Phase
 from tests.games.table_template import render_table
 
@@ -35,8 +36,11 @@ def check(state):
         offered = [json.loads(html.unescape(value)) for value in ACTION.findall(page) if value]
         chosen = [action for action in legal if action["type"] == "faceup"]
         played = [action for action in legal if action["type"] != "faceup"]
-        assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, played))
-        assert page.count("ws-send") == len(played) + bool(chosen)
+        assert sorted(json.dumps(action) for action in offered if action["type"] != "faceup") \
+            == sorted(map(json.dumps, played))
+        # The one-tap face-up choice: the strongest three, the clock's own pick.
+        assert [action for action in offered if action["type"] == "faceup"] == ([strongest(chosen)] if chosen else [])
+        assert page.count("ws-send") == len(played) + 2 * bool(chosen)
         assert choosable(page) == sorted(map(json.dumps, chosen))
         assert not cards_in_html(page) & ENGINE.hidden_cards(state, viewer)
         pages[viewer] = page
@@ -59,6 +63,7 @@ def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
     assert "Choose three cards to lay face up." in pages[0]
     assert pages[0].count('class="pp-toggle"') == 7 and 'class="action-form pp-faceup"' in pages[0]
     assert "Tap three cards in your hand" in pages[0] and '<span class="visually-hidden">Lay ' in pages[0]
+    assert "Lay my strongest three: " in pages[0] and "Lay my strongest three" not in pages[2]
     assert "Waiting for the others to choose" in pages[2] and "ws-send" not in pages[2]
     assert "chosen ✓" in pages[0]
 

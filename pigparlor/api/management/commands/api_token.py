@@ -2,6 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from pigparlor.api.tokens import create_token
+from pigparlor.tables.errors import TableError
 
 
 class Command(BaseCommand):
@@ -20,4 +21,7 @@ class Command(BaseCommand):
             user = User.objects.create_user(username=username)
             user.set_unusable_password()
             user.save()
-        self.stdout.write(create_token(user, name="manage.py api_token"))
+        try:
+            self.stdout.write(create_token(user, name="manage.py api_token"))
+        except TableError as refusal:
+            raise CommandError(refusal.message) from None
