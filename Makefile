@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run lint test test-repeat venv chromium bench audit clean
+.PHONY: run lint test test-repeat venv chromium axe bench audit clean
 
 venv: $(STAMP)
 
@@ -24,6 +24,15 @@ chromium:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# axe-core for the accessibility browser test, pinned by its lock file and installed beside the
+# test (never served): once, from npm's cache when it has it.
+AXE := tests/e2e/axe/node_modules/axe-core/axe.min.js
+axe: $(AXE)
+
+$(AXE): tests/e2e/axe/package-lock.json
+	cd tests/e2e/axe && npm ci --prefer-offline --no-audit --no-fund >/dev/null
+	touch $@
+
 run: venv
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
@@ -34,12 +43,12 @@ lint: venv
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
-test: venv chromium lint
+test: venv chromium axe lint
 	$(PY) -m pytest -n 3 --dist loadgroup -q $(PYTEST_ARGS)
 
 # The flake gate: the whole suite N times back to back, then every test that failed in any run.
 N ?= 3
-test-repeat: venv chromium lint
+test-repeat: venv chromium axe lint
 	$(PY) tests/repeat.py $(N) $(PYTEST_ARGS)
 
 bench: venv

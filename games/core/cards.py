@@ -50,6 +50,11 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def with_article(word: str) -> str:
+    """"a Snout!", "an Oink!": a word after the indefinite article its first letter asks for."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def movers(players: list[dict], seat: int | None) -> dict[int, str]:
     """Who makes each seat's moves, as the viewer at ``seat`` reads it: the platform's
     ``label`` for each player ("You", "Ana", or while a bot stands in, "Bot for you"),

@@ -1,11 +1,30 @@
 """What each seat may see (PG11): stacks, pigs, points, sizes and scored cards are public; hands are private."""
 from __future__ import annotations
 
-from functools import cache
+import re
+from functools import cache, lru_cache
 
 from games.piggypiggy.decks import DECKS
 from games.piggypiggy.rules import food_total
 from games.piggypiggy.state import Phase, State
+
+# Log lines as players read them. The state keeps each line as the rules wrote it when it
+# was played: a replay re-derives every version's state and checks it against the digest
+# logged then (docs/fairness.md), so new wording for an old line is given here, on the way out.
+REWORDED = (
+    # A pig taken from a holder whose stack of its food a goat had just emptied.
+    (re.compile(r"^(took the \w+ pig \(([^)]+)\) from \{seat:\d+\}), who discards 0 cards\.$"),
+     r"\1, who had no \2 cards left."),
+    # The line said the target, not the points ("reached 8 points" for 9): the line before has them.
+    (re.compile(r"^reached (\d+) points and wins!$"), r"has \1 points or more and wins!"),
+)
+
+
+@lru_cache(maxsize=1024)
+def worded(text: str) -> str:
+    for pattern, words in REWORDED:
+        text = pattern.sub(words, text)
+    return text
 
 
 @cache
@@ -83,5 +102,5 @@ def build_view(state: State, seat: int | None) -> dict:
         "winner": state.winner,
         "ending": state.ending or None,
         "dry_rounds": state.dry_turns // state.seats,  # whole rounds without a point (PG10's drought)
-        "log": [{"n": n, "seat": who, "text": text} for n, who, text in state.events],
+        "log": [{"n": n, "seat": who, "text": worded(text)} for n, who, text in state.events],
     }

@@ -149,8 +149,10 @@ def _prompt(view: dict, kinds: set, names: dict, seat: int | None) -> str:
 
 
 def _results(view: dict, names: dict) -> list[dict]:
+    """The round just ended, while the next one's face-up cards are chosen and at the game's
+    end; once the next round is played its board is what matters (the log keeps the results)."""
     last = view["last_round"]
-    if last is None:
+    if last is None or view["phase"] == "play":
         return []
     places = dict(zip(last["out"], ("out first", "out second")))
     return [{"name": names.get(index, ""), "pigs": pigs, "cards": cards, "place": places.get(index, "")}

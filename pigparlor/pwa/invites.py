@@ -22,6 +22,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core.cards import with_article
 from pigparlor.accounts.guests import INVITE_REFUSAL, refuse_guest
 from pigparlor.pwa.kinds import INVITE
 from pigparlor.pwa.models import Invitation, Mute
@@ -84,7 +85,7 @@ def invite_player(table_id: int, inviter, username) -> Invitation:
     if not muted:
         game = get_game(table.game)
         notify(invitee, INVITE, reverse("lobby:invite", args=[table.invite_code]),
-               f"{inviter.get_username()} invites you to a {game.title} table",
+               f"{inviter.get_username()} invites you to {with_article(game.title)} table",
                f"The table is called {quoted_name(table.display_title)}. Tap to take a seat.", tag=f"invite-{table.pk}")
     return invitation
 

@@ -5,6 +5,7 @@ from pigparlor.pwa import push_views, views
 app_name = "pwa"
 
 urlpatterns = [
+    path("favicon.ico", views.favicon, name="favicon"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("offline/", views.offline, name="offline"),

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from games.core.cards import with_article
 from pigparlor.pwa.shell import shell_urls, shell_version
 from pigparlor.pwa.turns import tables_waiting_on
 from pigparlor.tables.models import OPEN, RUNNING, Table
@@ -46,6 +47,14 @@ def manifest(request):
     return JsonResponse(data, content_type="application/manifest+json", json_dumps_params={"indent": 2})
 
 
+@require_GET
+@cache_control(max_age=86400, public=True)
+def favicon(request):
+    """``/favicon.ico``, which browsers ask for where a page names no icon (a JSON answer,
+    an image): our pig, served with the other static files."""
+    return redirect(static("icons/favicon.ico"))
+
+
 def shortcuts() -> list[dict]:
     """The app icon's long-press menu: your tables, then "Play now" for each game."""
     icons = [{"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"}]
@@ -53,7 +62,7 @@ def shortcuts() -> list[dict]:
               "url": reverse("pwa:your_tables"), "icons": icons}]
     for game in all_games():
         items.append({"name": f"Play {game.title} now", "short_name": f"{game.title}"[:12],
-                      "description": f"Quick play: a seat at a {game.title} table",
+                      "description": f"Quick play: a seat at {with_article(game.title)} table",
                       "url": reverse("lobby:game", args=[game.slug]) + "#quick-play", "icons": icons})
     return items
 

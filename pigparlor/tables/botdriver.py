@@ -3,7 +3,7 @@
 A bot's choice is a pure function of (table, version, seat): the rng is seeded
 from those three, and its think time counts from the moment the version was
 committed (``changed_at_ms``): the platform's think time
-(``PIGPARLOR_BOT_DELAY_MS``) plus the bot's own delay — only its own in a
+(``PIGPARLOR_BOT_DELAY_MS``, times the game's ``bot_think``) plus the bot's own delay — only its own in a
 real-time game, where that delay is its reaction time and the level a player
 picked (Oink!'s "hard" slaps about 400 ms after the reveal). So ``act`` can compute a table's next wake-up
 when it commits, and the clock, waking later in any process, recomputes exactly
@@ -46,7 +46,7 @@ def bot_rng(table_id: int, version: int, seat: int) -> random.Random:
 def pending_bot_moves(game, table, state, seats) -> list[BotMove]:
     """The move each bot seat will make at this version, soonest first."""
     engine = game.engine
-    base_ms = 0 if engine.realtime else settings.PIGPARLOR_BOT_DELAY_MS
+    base_ms = 0 if engine.realtime else round(settings.PIGPARLOR_BOT_DELAY_MS * game.bot_think)
     moves = []
     for seat in seats:
         kind = bot_kind(seat)

@@ -26,6 +26,9 @@ class Game:
     # What the game teaches at its tables (games.core.coach): the "How to play" panel's
     # "now", and a first game's deal and hints. None: the game teaches nothing there.
     coach: Coach | None = None
+    # How many times the platform's think time (PIGPARLOR_BOT_DELAY_MS) this game's bots wait
+    # before a turn-based move: a Snout! toss changes every hand at once and needs longer to read.
+    bot_think: float = 1.0
 
     @property
     def slug(self) -> str:

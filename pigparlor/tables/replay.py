@@ -13,7 +13,9 @@ hidden cards stay on the server.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cached_property
 
 from games.core import IllegalAction
 from games.core.replay import commitment, state_digest, states
@@ -66,15 +68,37 @@ class Replay:
         """The action that made ``version`` (None for version 1, the deal)."""
         return self.steps[version - 2] if version >= 2 else None
 
+    def events(self, before: int, version: int) -> list[dict]:
+        """The game's log lines (the spectator's view's) written after ``before`` up to ``version``."""
+        seen = max((event["n"] for event in self.engine.view(self.state(before), None).get("log", ())), default=-1)
+        return [event for event in self.engine.view(self.state(version), None).get("log", ()) if event["n"] > seen]
+
+    @cached_property
+    def moments(self) -> tuple[int, ...]:
+        """The versions the replay steps through: the deal, then each action's, except that a
+        clock tick which wrote nothing in the log (Oink!'s pause between flips ending) is folded
+        into the moment before it, whose last version it becomes."""
+        moments = [1]
+        for version in range(2, self.last + 1):
+            if self.steps[version - 2].seat is None and not self.events(version - 1, version):
+                moments[-1] = version
+            else:
+                moments.append(version)
+        return tuple(moments)
+
+    def moment_of(self, version: int) -> int:
+        """The index in ``moments`` of the moment ``version`` belongs to."""
+        return bisect_left(self.moments, max(1, min(version, self.last)))
+
     def round_starts(self) -> list[int]:
-        """The versions at which a new round (or, for games without rounds, a
-        new turn) begins, by the spectator's view's ``round`` / ``turn_number``."""
+        """The moments (indexes in ``moments``) at which a new round (or, for games without
+        rounds, a new turn) begins, by the spectator's view's ``round`` / ``turn_number``."""
         starts, previous = [], object()
         for version, state in enumerate(self.states, start=1):
             view = self.engine.view(state, None)
             mark = view.get("round", view.get("turn_number"))
-            if mark != previous:
-                starts.append(version)
+            if mark != previous and self.moment_of(version) not in starts:
+                starts.append(self.moment_of(version))
             previous = mark
         return starts
 

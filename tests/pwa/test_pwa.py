@@ -100,3 +100,28 @@ def test_htmx_is_vendored_at_the_pinned_versions():
     assert 'version:"2.0.11"' in htmx
     ws = open(finders.find("vendor/ws.js"), encoding="utf-8").read()
     assert "htmx.defineExtension('ws'" in ws
+
+
+def test_favicon_ico_is_our_own_pig_icon(client):
+    """Browsers ask for /favicon.ico where a page names no icon (a JSON answer): never a 404."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and "max-age=86400" in response["Cache-Control"]
+    assert re.fullmatch(r"/static/icons/favicon\.[0-9a-f]{12}\.ico", response["Location"]), response["Location"]
+    icon = (Path(settings.STATIC_ROOT) / response["Location"].removeprefix(settings.STATIC_URL)).read_bytes()
+    reserved, kind, count = struct.unpack("<HHH", icon[:6])
+    assert (reserved, kind) == (0, 1) and count >= 2  # an icon file holding several sizes
+    sizes = set()
+    for index in range(count):
+        width, _height, _colours, _, _planes, _bits, length, offset = struct.unpack(
+            "<BBBBHHII", icon[6 + 16 * index:22 + 16 * index])
+        assert icon[offset:offset + 8] == b"\x89PNG\r\n\x1a\n" and offset + length <= len(icon)
+        sizes.add(width)
+    assert {16, 32} <= sizes
+
+
+def test_the_shortcuts_say_a_or_an_as_each_game_asks():
+    from pigparlor.pwa.views import shortcuts
+
+    said = {item["name"]: item["description"] for item in shortcuts()}
+    assert said["Play Oink! now"] == "Quick play: a seat at an Oink! table"
+    assert said["Play Snout! now"] == "Quick play: a seat at a Snout! table"

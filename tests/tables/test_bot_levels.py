@@ -137,6 +137,19 @@ def test_a_real_time_games_bots_get_no_platform_think_time_on_top(settings):
     assert 150 <= moves[0].due_ms - _Row.changed_at_ms <= 400  # HARD's flip think time, no 700 on top
 
 
+def test_snouts_bots_toss_slowly_enough_for_each_toss_to_be_read(settings):
+    """A toss discards from every hand at once (S4): Snout!'s bots wait 2.5 times the platform's
+    think time (docs/rules/snout.md, "Our decisions"); tests' zero think time stays zero."""
+    snout = get_game("snout")
+    state = snout.engine.start(2, seed=3)
+    settings.PIGPARLOR_BOT_DELAY_MS = 700
+    moves = botdriver.pending_bot_moves(snout, _Row, state, [_Seat(1, "sensible")])
+    assert [move.due_ms - _Row.changed_at_ms for move in moves] == [1750]
+    settings.PIGPARLOR_BOT_DELAY_MS = 0
+    moves = botdriver.pending_bot_moves(snout, _Row, state, [_Seat(1, "sensible")])
+    assert [move.due_ms - _Row.changed_at_ms for move in moves] == [0]
+
+
 def test_simulate_takes_levels_as_bot_kinds(capsys):
     from django.core.management import call_command
     for game in all_games():

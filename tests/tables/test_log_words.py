@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.core.cards import plural, seat_ref
+from games.core.cards import plural, seat_ref, with_article
 from games.core.playout import play
 from pigparlor.accounts.models import Profile
 from pigparlor.tables import rendering, services
@@ -19,6 +19,7 @@ def test_plural_and_seat_ref():
     assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
     assert plural(1, "goose", "geese") == "1 goose" and plural(3, "goose", "geese") == "3 geese"
     assert seat_ref(2) == "{seat:2}"
+    assert [with_article(title) for title in ("Oink!", "Snout!", "Pig Pile")] == ["an Oink!", "a Snout!", "a Pig Pile"]
 
 
 def test_seat_names_fill_in_players_escaped_and_isolated():

@@ -12,14 +12,14 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from games.core.replay import commitment
+from games.core.replay import commitment, state_digest
 from games.core.replay import replay as replay_document
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.api.tokens import create_token
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED
 from pigparlor.tables.registry import get_game
-from pigparlor.tables.replay import as_stored
+from pigparlor.tables.replay import as_stored, rebuild
 from tests.support.tables import make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_a_running_table_answers_409_with_the_commitment_only(count_game, ana):
     page.force_login(ana)
     assert page.get(f"/tables/{running.pk}/replay/").status_code == 409
     assert page.get(f"/tables/{running.pk}/replay/step/?v=1&view=all").status_code == 409
-    assert page.get(f"/tables/{running.pk}/replay/verify/").status_code == 409
+    assert page.get(f"/tables/{running.pk}/replay/proof/").status_code == 409
 
 
 def test_unknown_tables_are_404_in_the_protocols_shape(db):
@@ -111,7 +111,8 @@ def test_the_replay_page_steps_views_and_verifies(finished, ana):
     html = page.content.decode()
     assert page.status_code == 200
     assert finished.commitment in html and str(finished.seed) in html and "ana-salt-1234" in html
-    assert f'max="{finished.version}"' in html
+    moments = rebuild(finished).moments
+    assert f'max="{len(moments) - 1}"' in html and f'data-moments="{",".join(map(str, moments))}"' in html
     last = client.get(f"/tables/{finished.pk}/replay/step/?v={finished.version}&view=all").content.decode()
     assert f'data-version="{finished.version}"' in last
     # Everything: every seat's hand at that version is on show; a seat's view: only its own.
@@ -120,8 +121,16 @@ def test_the_replay_page_steps_views_and_verifies(finished, ana):
     assert cards_in_html(first_all) >= set(state.hands[0]) | set(state.hands[1])
     seat_one = client.get(f"/tables/{finished.pk}/replay/step/?v=1&view=1").content.decode()
     assert set(state.hands[1]) <= cards_in_html(seat_one) and not cards_in_html(seat_one) & set(state.hands[0])
-    verdict = client.get(f"/tables/{finished.pk}/replay/verify/").content.decode()
-    assert "Verified" in verdict and "is-bad" not in verdict
+    # What the page's Verify checks in the browser (static/js/replay.js; tests/e2e/test_replay_browser.py).
+    proof = client.get(f"/tables/{finished.pk}/replay/proof/")
+    assert "max-age=86400" in proof["Cache-Control"] and "private" in proof["Cache-Control"]
+    proof = proof.json()
+    assert (proof["seed"], proof["commitment"], proof["deal_seed"]) == (finished.seed, finished.commitment, finished.deal_seed)
+    assert proof["salts"][0] == "ana-salt-1234" and proof["last"] == finished.version
+    assert [entry["version"] for entry in proof["versions"]] == list(range(2, finished.version + 1))
+    for entry in proof["versions"]:
+        assert state_digest(entry["state"]) == entry["digest"]
+    assert proof["versions"][-1]["state"] == finished.state
 
 
 def test_a_finished_table_links_to_its_replay_from_its_page_and_the_profile(finished, ana):
@@ -210,7 +219,7 @@ def test_no_url_reveals_a_running_tables_seed_or_hidden_cards(ana):
                 shown |= cards_in_view(json.loads(text))
             assert not shown & hidden, f"{path} shows hidden cards {shown & hidden}"
     for must in (f"/tables/{running.pk}/replay/", f"/tables/{running.pk}/replay/step/",
-                 f"/tables/{running.pk}/replay/verify/", f"/api/tables/{running.pk}/replay/",
+                 f"/tables/{running.pk}/replay/proof/", f"/api/tables/{running.pk}/replay/",
                  f"/tables/{running.pk}/", f"/admin/tables/table/{running.pk}/change/"):
         assert must in visited, must
     assert len(visited) > 40, visited

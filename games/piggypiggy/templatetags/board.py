@@ -8,7 +8,7 @@ Nothing here adds information the view does not already give this viewer.
 """
 from __future__ import annotations
 
-from games.core.cards import movers, next_seat
+from games.core.cards import movers, next_seat, word_list
 from games.piggypiggy.decks import DECK_OPTION
 from games.piggypiggy.state import DROUGHT_ROUNDS, WIN_POINTS
 
@@ -174,17 +174,24 @@ def _drought(view: dict) -> dict | None:
 
 
 def _result(view: dict, names: dict) -> dict | None:
-    """PG10 (or one of our endings on points): why the game ended, and everyone's points and pigs."""
+    """PG10 (or one of our endings on points): why the game ended, and what split equal points.
+    The places and points themselves are the platform's final standings, shown beside."""
     if view["phase"] != "over":
         return None
-    pigs = [sum(1 for pig in view["pigs"] if pig["holder"] == index) for index in names]
-    rows = sorted(({"name": names[index], "points": view["points"][index]["count"], "pigs": pigs[index],
-                    "winner": view["winner"] == index} for index in names),
-                  key=lambda row: (-row["points"], -row["pigs"]))
+    points = {index: view["points"][index]["count"] for index in names}
+    pigs = {index: sum(1 for pig in view["pigs"] if pig["holder"] == index) for index in names}
     if view["winner"] is not None:
-        headline = f"{names[view['winner']]} reached {WIN_POINTS} points and wins!"
+        headline = (f"{names[view['winner']]} has {points[view['winner']]} points: "
+                    f"{WIN_POINTS} or more win the game.")
     elif view["ending"] == "drought":
         headline = f"{DROUGHT_ROUNDS} rounds in a row without a point: the game ends on points."
     else:
         headline = "Nobody can score any more: the game ends on points."
-    return {"headline": headline, "rows": rows}
+    ties = []
+    for count in sorted(set(points.values()), reverse=True):
+        level = sorted((index for index in names if points[index] == count), key=lambda index: -pigs[index])
+        if len(level) > 1 and len({pigs[index] for index in level}) > 1:
+            held = ", ".join(f"{names[index]} {pigs[index]}" for index in level)
+            ties.append(f"{word_list([names[index] for index in level])} have {count} points each: "
+                        f"pigs held split them ({held}).")
+    return {"headline": headline, "ties": ties}

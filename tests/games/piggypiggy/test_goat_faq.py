@@ -187,3 +187,23 @@ def test_pg4_faq_goats_only_in_step_one_of_your_own_turn():
     state = end_play(state)
     assert state.current == 1
     assert {"type": "goat", "seat": 0, "card": state.stacks[0][2][0]} in ENGINE.legal_actions(state, 1)
+
+
+def test_pg5_a_holder_whose_last_card_a_goat_took_is_said_to_have_none_left():
+    """The state keeps the line as the rules wrote it (old replays' digests depend on it);
+    the view, which every page and the JSON API show, words it for people."""
+    state = table(["G I1", "C1", "C2"], stacks=["", "T1", "T2"], pigs={"T": 1})
+    state = goat(state, 1, "T1")
+    assert holder(state, "T") == 2 and stack(state, 1, "T") == ""
+    written = [text for _, _, text in state.events]
+    assert "took the yellow pig (tacos) from {seat:1}, who discards 0 cards." in written
+    shown = [event["text"] for event in ENGINE.view(state, None)["log"]]
+    assert "took the yellow pig (tacos) from {seat:1}, who had no tacos cards left." in shown
+    assert not any("0 cards" in text for text in shown)
+
+
+def test_pg10_the_winners_line_never_names_fewer_points_than_they_have():
+    state = end_play(table(["C1", "I1"], stacks=["T3", ""], pigs={"T": 0}, points=[7, 0], draw="T1 T2 C2 C3"))
+    assert state.winner == 0 and len(state.points[0]) == 9
+    shown = [event["text"] for event in ENGINE.view(state, None)["log"]]
+    assert shown[-2:] == ["scored two points and has 9 points.", "has 8 points or more and wins!"]

@@ -1,6 +1,7 @@
 """The Pig Pile table template renders every phase from real engine views: legal actions are
 offered as forms only to the seat that may act, each exactly once, and no card the viewer may
 not see (``ENGINE.hidden_cards``) appears anywhere in the HTML."""
+import dataclasses
 import html
 import json
 import re
@@ -20,7 +21,7 @@ from .position import play, position
 
 ACTION = re.compile(r'name="action" value="([^"]*)"')
 TOGGLE = re.compile(r'<button type="button" class="pp-toggle" data-card="(\d+)" data-value="(\d+)" data-order="(\d+)"'
-                    r' data-title="([^"]*)" aria-pressed="false" aria-label="([^"]*)">')
+                    r' data-title="([^"]*)" aria-pressed="false"><span class="visually-hidden">([^<]*)</span>')
 
 
 def render(state, seat):
@@ -61,7 +62,7 @@ def test_the_face_up_choice_offers_every_choice_to_those_still_choosing():
     pages = check(state)
     assert "Choose three cards to lay face up." in pages[0]
     assert pages[0].count('class="pp-toggle"') == 7 and 'class="action-form pp-faceup"' in pages[0]
-    assert "Tap three cards in your hand" in pages[0] and 'aria-label="Lay ' in pages[0]
+    assert "Tap three cards in your hand" in pages[0] and '<span class="visually-hidden">Lay ' in pages[0]
     assert "Lay my strongest three: " in pages[0] and "Lay my strongest three" not in pages[2]
     assert "Waiting for the others to choose" in pages[2] and "ws-send" not in pages[2]
     assert "chosen ✓" in pages[0]
@@ -74,8 +75,8 @@ def test_playing_from_the_hand_groups_cards_with_their_counts():
     assert pages[0].count('class="action-form pp-count"') == 4
     # issue 15: one control per playable number, named by its cards; each count names them too
     assert pages[0].count('class="pp-pick"') == 3
-    assert 'aria-label="Play 5s: you have 2 — choose how many"' in pages[0]
-    assert 'aria-label="Play a Hog Wild — choose how many"' in pages[0]
+    assert '<span class="visually-hidden">Play 5s: you have 2 — choose how many</span>' in pages[0]
+    assert '<span class="visually-hidden">Play a Hog Wild — choose how many</span>' in pages[0]
     for label in ("Play a 5", "Play two 5s", "Play a 7", "Play a Hog Wild"):
         assert f'<button type="submit">{label}</button>' in pages[0]
     assert "Play 1<" not in pages[0]
@@ -89,7 +90,7 @@ def test_pick_up_face_up_play_slop_and_the_pickup_with_a_face_up_card():
     pages = check(position(["", "7", "7"], face_up=["9 9 W", "1", "1"], pile="5"))
     assert "<button type=\"submit\">Play two 9s from your face-up cards</button>" in pages[0]
     pages = check(position(["", "7", "7"], face_up=["3 3 5", "1", "1"], slop=["2 2 2", "", ""], pile="6 7"))
-    assert 'aria-label="Pick up the pile with 3s: you have 2 — choose how many"' in pages[0]
+    assert '<span class="visually-hidden">Pick up the pile with 3s: you have 2 — choose how many</span>' in pages[0]
     assert "<button type=\"submit\">Pick up the pile and two 3s</button>" in pages[0]
     pages = check(position(["", "7", "7"], slop=["9 2 5", "1", "1"], pile="6"))
     assert [f"Flip Slop card {n} of 3 (face down)" in pages[0] for n in (1, 2, 3)] == [True] * 3
@@ -99,6 +100,11 @@ def test_round_results_and_final_standings():
     state = position(["9", "3 3 3 4 5", "", "6 7 8"], pile="5", out=(2,), dealer=0)
     pages = check(ENGINE.apply(state, 0, play(9), 0))
     assert "Round 1</h2>" in pages[None] and "out first" in pages[None]
+    # Once the next round is being played, its board replaces the last round's results.
+    playing = dataclasses.replace(position(["9 4", "3 3 3 4 5", "6", "6 7 8"], pile="5", round=2),
+                                  last_round=ENGINE.apply(state, 0, play(9), 0).last_round)
+    assert playing.phase is Phase.PLAY and playing.last_round is not None
+    assert all('id="pp-results"' in page and "pp-round" not in page for page in check(playing).values())
     state = position(["9", "3", "", "6 7 8"], pile="5", out=(2,), round=5, pigs=(5, 8, 6, 10))
     state = ENGINE.apply(state, 0, play(9), 0)
     assert state.phase is Phase.OVER
