@@ -31,7 +31,10 @@
 //   at the bottom edge of the screen (its CSS makes them position: sticky; bottom: 0,
 //   docs/platform.md §5). Several docked parts stack: each one's bottom offset is the
 //   height of the docked parts shown below it, set here after every frame and whenever
-//   a docked part changes size (a picked card opens its counts).
+//   a docked part changes size (a picked card opens its counts). The offsets live in a
+//   stylesheet of this page's own (CSSOM, by each part's id), never in a style attribute:
+//   htmx copies attributes from an old part to its replacement, and a style attribute
+//   written that way is an inline style the Content Security Policy blocks.
 // - Focus survives a frame (site.js, for every live area): a frame swaps whole parts of
 //   the board, so the focused control is replaced by its twin, which gets the focus back.
 //   Without it the socket's first frame, which redraws the page just served, threw a
@@ -101,17 +104,29 @@
   var dockWatch = window.ResizeObserver ? new window.ResizeObserver(function () { dock(); }) : null;
   var docked = [];
 
+  var dockSheet = null;
+  var dockRules = "";
+  if (window.CSSStyleSheet && "adoptedStyleSheets" in document) {
+    try {
+      dockSheet = new window.CSSStyleSheet();
+      document.adoptedStyleSheets = document.adoptedStyleSheets.concat([dockSheet]);
+    } catch (error) { dockSheet = null; }  // an old browser: the parts dock, unstacked
+  }
+
   function dock() {
     var parts = Array.prototype.slice.call(socketElt.children);
-    parts.forEach(function (elt) { if (elt.style.bottom && !isDocked(elt)) { elt.style.removeProperty("bottom"); } });
-    var now = parts.filter(isDocked).map(function (elt, index) {
+    var now = parts.filter(function (elt) { return elt.id && isDocked(elt); }).map(function (elt, index) {
       return {elt: elt, order: Number(window.getComputedStyle(elt).order) || 0, index: index};
     }).sort(function (a, b) { return a.order - b.order || a.index - b.index; }).map(function (item) { return item.elt; });
     var below = 0;
+    var rules = "";
     for (var i = now.length - 1; i >= 0; i--) {
-      var offset = below + "px";
-      if (now[i].style.bottom !== offset) { now[i].style.bottom = offset; }
+      if (below) { rules += "#table-socket > #" + window.CSS.escape(now[i].id) + " { bottom: " + below + "px !important; }\n"; }
       below += now[i].offsetHeight;
+    }
+    if (dockSheet && rules !== dockRules) {
+      dockSheet.replaceSync(rules);
+      dockRules = rules;
     }
     if (dockWatch && (now.length !== docked.length || now.some(function (elt, i) { return elt !== docked[i]; }))) {
       dockWatch.disconnect();
@@ -167,20 +182,12 @@
   // socket's first frame redraws the page just served; replacing identical controls
   // dropped a key press half-way (Space's keyup landed on the new twin: no click).
   // The version marker and the ping are always swapped: their arrival is the news.
-  // The part as the server sent it: without the dock's offset, the one thing this page adds.
-  function undocked(target) {
-    if (!target.hasAttribute("style")) { return target; }
-    var copy = target.cloneNode(true);
-    copy.removeAttribute("style");
-    return copy;
-  }
-
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;
     if (!target || !fragment || !event.detail.shouldSwap || target.id === "table-version" || target.id === "table-ping") { return; }
     var fresh = fragment.childNodes.length === 1 ? fragment.firstChild : null;
-    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(undocked(target))) { event.detail.shouldSwap = false; }
+    if (fresh && fresh.nodeType === 1 && fresh.isEqualNode(target)) { event.detail.shouldSwap = false; }
   });
 
   document.body.addEventListener("htmx:oobBeforeSwap", function (event) {

@@ -23,8 +23,11 @@ IN_VIEW = """([hand, action]) => {
     const box = selector => { const found = document.querySelector(selector);
         if (!found) { return null; } const r = found.getBoundingClientRect();
         return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+    const docked = [...document.getElementById('table-socket').children]
+        .filter(part => getComputedStyle(part).position === 'sticky' && getComputedStyle(part).top === 'auto' && part.offsetHeight > 0)
+        .map(part => { const r = part.getBoundingClientRect(); return [part.id, r.top, r.bottom, part.hasAttribute('style')]; });
     return {yours: document.getElementById('table-turn').dataset.yourMove, height: window.innerHeight,
-            hand: box(hand), action: box(action)}; }"""
+            hand: box(hand), action: box(action), docked: docked}; }"""
 
 # Every last-move badge against every seat name on the board: the boxes that overlap.
 BADGES_OVER_NAMES = """() => {
@@ -55,6 +58,11 @@ def test_on_your_move_the_hand_and_its_button_are_in_view_and_no_badge_covers_a_
     for part in ("hand", "action"):
         box = seen[part]
         assert box is not None and box["top"] >= 0 and box["bottom"] <= seen["height"] + 1, (part, seen)
+    # The docked parts stack, none over another, their offsets in the page's own stylesheet:
+    # no style attribute (htmx would copy it to the next frame's part, an inline style the CSP blocks).
+    docked = sorted(seen["docked"], key=lambda part: part[1])
+    assert len(docked) >= 2 and not any(part[3] for part in docked), docked
+    assert all(upper[2] <= lower[1] + 1 for upper, lower in zip(docked, docked[1:])), docked
     page.locator("#table-socket .last-move").first.wait_for()  # a bot has moved: its seat wears the badge
     badges = page.evaluate(BADGES_OVER_NAMES)
     assert badges["badges"] >= 1 and badges["overlaps"] == [], badges
