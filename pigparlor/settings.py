@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    # Two-factor sign-in (authenticator apps and recovery codes): pigparlor/accounts/mfa.py.
+    "allauth.mfa",
     "pigparlor.tables",
     "pigparlor.api",
     "pigparlor.lobby",
@@ -93,6 +95,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Staff and moderators set up two-factor sign-in before the admin lets them in.
+    "pigparlor.accounts.mfa.StaffNeedTwoFactor",
     # Last: turns a throttled login (either door) into the "too many failed log-ins" page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -203,6 +207,17 @@ ACCOUNT_RATE_LIMITS = {"login_failed": False}
 # changes, resets…) in Django's cache: the database's, so every process counts together
 # (the table is made by migration accounts/0004; docs/operations.md "Limits").
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "pigparlor_cache"}}
+# Two-factor sign-in (allauth.mfa): an authenticator app (TOTP) and recovery codes, set up from
+# the profile; required of staff and moderators (pigparlor/accounts/mfa.py). A wrong code counts
+# as a failed log-in for axes below, like a wrong password (allauth's own limit on codes rides on
+# its "login_failed" limit, which is off above).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Pig Parlor"
+# A code from the step before or after the current one (30 s each) is taken too: phone clocks drift.
+MFA_TOTP_TOLERANCE = 1
+MFA_ADAPTER = "pigparlor.accounts.mfa.MFAAdapter"
+MFA_FORMS = {"authenticate": "pigparlor.accounts.mfa.AuthenticateForm",
+             "reauthenticate": "pigparlor.accounts.mfa.ReauthenticateForm"}
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
@@ -216,6 +231,8 @@ PIGPARLOR_LOGIN_FAILURES_PER_ADDRESS = 20
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "pigparlor.accounts.throttle.locked_out"
+# Never kept in the attempt log: the names (axes' default) and a second factor's code.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "code"]
 
 # Every form that sets a password checks these: allauth's sign-up and password
 # change, the admin's, and createsuperuser.

@@ -1,8 +1,13 @@
 from allauth.account import views as allauth_views
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from pigparlor.accounts.views import entrance
+
+# The admin's log-in is allauth's (a signed-out visitor is sent there), so its second factor
+# and its throttle hold for the admin too (pigparlor/accounts/mfa.py).
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
