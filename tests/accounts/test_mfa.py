@@ -91,7 +91,7 @@ def test_a_recovery_code_works_once(client):
 
 
 def test_a_moderator_is_sent_to_set_up_two_factor_until_they_have(client):
-    moderator = make_moderator()
+    moderator = make_moderator(two_factor=False)
     client.force_login(moderator)
     for path in (reverse("admin:index"), reverse("admin:moderation_report_changelist")):
         response = client.get(path)

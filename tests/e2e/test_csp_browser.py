@@ -7,6 +7,7 @@ import pytest
 
 from pigparlor.tables.registry import all_games
 from tests.support.browser import PASSWORD, create_table_by_api, fresh_name, sign_up, wait_for_table_page
+from tests.support.mfa import enrol_on_site, totp_code
 
 pytestmark = pytest.mark.browser
 GAMES = {game.slug: game.engine.min_seats for game in all_games()}
@@ -57,10 +58,15 @@ def test_admin_pages_load_without_violations(live_site, page, csp_violations):
     boss = fresh_name("boss")
     live_site.manage("shell", "-c", "from django.contrib.auth import get_user_model; "
                      f"get_user_model().objects.create_superuser({boss!r}, password={PASSWORD!r})")
+    secret = enrol_on_site(live_site, boss)  # the admin lets staff in only with a second factor
+    # The admin's log-in page is the site's, then the code from the authenticator app.
     visit(page, f"{live_site}/admin/login/", csp_violations)
-    page.fill("input[name=username]", boss)
+    page.fill("input[name=login]", boss)
     page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit]")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_site}/accounts/2fa/authenticate/")
+    page.fill("input[name=code]", totp_code(secret))
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_site}/admin/")
     user_id = live_site.manage("shell", "-c", "from django.contrib.auth import get_user_model; "
                                f"print(get_user_model().objects.get(username={boss!r}).pk)")

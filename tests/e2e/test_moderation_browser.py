@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import horizontal_overflow, sign_up
+from tests.support.mfa import enrol_on_site
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -31,6 +32,7 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
     mod_page = context_factory().new_page()
     ana, ben, moderator = sign_up(ana_page, live_site), sign_up(ben_page, live_site), sign_up(mod_page, live_site)
     live_site.manage("moderator", moderator)
+    enrol_on_site(live_site, moderator)  # the admin lets moderators in only with a second factor
     created = api(live_site, live_site.manage("api_token", ana), "/api/tables/",
                   {"game": "pigpile", "seats": 4, "bots": 2, "options": {}})
     api(live_site, live_site.manage("api_token", ben), f"/api/tables/{created['id']}/join/", {})

@@ -7,14 +7,18 @@ from django.contrib.auth.models import Group, Permission
 
 from pigparlor.moderation.permissions import GROUP, PERMISSIONS
 from pigparlor.tables import services
+from tests.support.mfa import enrol
 from tests.support.tables import make_user
 
 
-def make_moderator(name: str = "mod"):
+def make_moderator(name: str = "mod", two_factor: bool = True):
+    """A moderator; with an authenticator app unless ``two_factor=False`` (the admin wants one)."""
     user = make_user(name)
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     user.groups.add(moderator_group())
+    if two_factor:
+        enrol(user)
     return user
 
 

@@ -23,6 +23,7 @@ from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
+from tests.support.mfa import enrol
 from tests.support.tables import finished_table, make_user, step_clock, table
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +70,7 @@ def superuser_client() -> Client:
     root = make_user("root")
     root.is_staff = root.is_superuser = True
     root.save()
+    enrol(root)
     client = Client()
     client.force_login(root)
     return client
@@ -153,6 +155,7 @@ def test_a_refused_moderator_action_is_a_quiet_403(count_game, role, caplog):
         user = make_user("pat")
         user.is_staff = role == "staff"
         user.save()
+        enrol(user)
         client.force_login(user)
     caplog.set_level(logging.DEBUG)
     url = reverse("admin:moderation_act", args=["close-table", table_id])

@@ -32,8 +32,12 @@ def boss(django_user_model):
 
 
 def admin_login(client, password, address="127.0.0.1"):
-    return client.post(reverse("admin:login"), {"username": "boss", "password": password,
+    """The admin's door: its log-in page sends to the site's (which asks staff for their second
+    factor, pigparlor/accounts/mfa.py), so the log-in happens, and is throttled, there."""
+    door = client.post(reverse("admin:login"), {"username": "boss", "password": password,
                                                 "next": reverse("admin:index")}, REMOTE_ADDR=address)
+    assert door.status_code == 302 and door["Location"].startswith(reverse("account_login")) and not logged_in(client)
+    return client.post(door["Location"], {"login": "boss", "password": password}, REMOTE_ADDR=address)
 
 
 def account_login(client, username, password, address):
@@ -44,8 +48,10 @@ def logged_in(client) -> bool:
     return "_auth_user_id" in client.session
 
 
-def test_forty_wrong_admin_passwords_then_the_right_one_is_refused_while_locked(client, boss):
-    for _ in range(40):
+def test_twenty_wrong_admin_passwords_then_the_right_one_is_refused_while_locked(client, boss):
+    # Twenty, not forty: the admin's door is the site's log-in now, where allauth's own limit on
+    # log-in requests (30 a minute from one address) answers before axes would.
+    for _ in range(20):
         assert admin_login(client, "guess").status_code in (200, 429)
     response = admin_login(client, PASSWORD)
     assert response.status_code == 429

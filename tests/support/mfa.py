@@ -17,3 +17,12 @@ def enrol(user) -> str:
     secret = generate_totp_secret()
     TOTP.activate(user, secret)
     return secret
+
+
+def enrol_on_site(site, username: str) -> str:
+    """Give ``username`` on a live site (``live_site``) an authenticator app; returns its secret."""
+    secret = generate_totp_secret()
+    site.manage("shell", "-c", "from django.contrib.auth import get_user_model; "
+                "from allauth.mfa.totp.internal.auth import TOTP; "
+                f"TOTP.activate(get_user_model().objects.get(username={username!r}), {secret!r})")
+    return secret

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from pigparlor.tournaments import services
 from pigparlor.tournaments.models import Entry, Tournament
+from tests.support.mfa import enrol
 from tests.support.tables import make_user
 from tests.tournament_pages.helpers import play_out
 
@@ -175,6 +176,7 @@ def test_staff_make_a_player_hosted_tournament_rated_in_the_admin(client, host):
     boss = make_user("boss")
     boss.is_staff = boss.is_superuser = True
     boss.save()
+    enrol(boss)
     staff = Client()
     staff.force_login(boss)
     assert "Porch cup" in staff.get("/admin/tournaments/tournament/?rated_requested__exact=1").content.decode()

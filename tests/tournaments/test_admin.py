@@ -6,6 +6,7 @@ from django.test import Client
 
 from pigparlor.tournaments.models import Entry, Series, Tournament
 from pigparlor.tournaments.series import create_due_editions
+from tests.support.mfa import enrol
 from tests.support.tables import make_user
 from tests.tournaments.helpers import make_tournament
 
@@ -19,6 +20,7 @@ def staff_client():
     user = make_user("boss")
     user.is_staff = user.is_superuser = True
     user.save()
+    enrol(user)
     client = Client()
     client.force_login(user)
     return client

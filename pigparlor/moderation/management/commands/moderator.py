@@ -32,4 +32,7 @@ class Command(BaseCommand):
         if not user.is_staff:
             user.is_staff = True
             user.save(update_fields=["is_staff"])
-        self.stdout.write(f"{username} is a moderator")
+        from pigparlor.accounts.mfa import has_second_factor
+
+        note = "" if has_second_factor(user) else " (the admin asks them to set up two-factor sign-in first)"
+        self.stdout.write(f"{username} is a moderator{note}")
