@@ -336,6 +336,12 @@ PIGPARLOR_GUESTS_PER_ADDRESS = int(os.environ.get("PIGPARLOR_GUESTS_PER_ADDRESS"
 PIGPARLOR_GUEST_MAX_TABLES = int(os.environ.get("PIGPARLOR_GUEST_MAX_TABLES", "2"))
 PIGPARLOR_GUEST_EXPIRY_DAYS = int(os.environ.get("PIGPARLOR_GUEST_EXPIRY_DAYS", "14"))
 
+# Watching it run (docs/operations.md): who may read /metrics besides signed-in staff: addresses
+# and networks ("10.0.0.0/8"), comma-separated. Everyone else gets a 404. /healthz is public.
+PIGPARLOR_METRICS_ALLOWED = env_list("PIGPARLOR_METRICS_ALLOWED", "127.0.0.1,::1")
+# A probe or a scraper inside the network may ask over plain http even when the site redirects to https.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+
 # Web Push (pigparlor/pwa, docs/operations.md "Push notifications"). The VAPID key signs every
 # push: from the environment, else made on first use and kept in the data directory.
 PIGPARLOR_VAPID_PRIVATE_KEY = os.environ.get("PIGPARLOR_VAPID_PRIVATE_KEY", "")

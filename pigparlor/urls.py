@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from pigparlor.accounts.views import entrance
+from pigparlor.ops import views as ops_views
 
 # The admin's log-in is allauth's (a signed-out visitor is sent there), so its second factor
 # and its throttle hold for the admin too (pigparlor/accounts/mfa.py).
@@ -11,6 +12,9 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # For the operator's probes and Prometheus (docs/operations.md "Watching it run").
+    path("healthz", ops_views.healthz, name="healthz"),
+    path("metrics", ops_views.metrics, name="metrics"),
     # Before allauth's own: a guest may log in or sign up (pigparlor/accounts/guests.py).
     path("accounts/login/", entrance(allauth_views.login), name="account_login"),
     path("accounts/signup/", entrance(allauth_views.signup), name="account_signup"),

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
+from pigparlor.ops import metrics
 from pigparlor.pwa import endpoints, sender, vapid
 from pigparlor.pwa.kinds import BY_NAME, TURN
 from pigparlor.pwa.models import PushSubscription
@@ -86,6 +87,12 @@ def deliver(message: Message) -> int:
 
 
 def send(device: PushSubscription, data: str, kind: str) -> bool:
+    sent = _send(device, data, kind)
+    metrics.PUSH_SENT.labels("ok" if sent else "failed").inc()
+    return sent
+
+
+def _send(device: PushSubscription, data: str, kind: str) -> bool:
     host = urlsplit(device.endpoint).netloc
     try:
         destination = endpoints.check(device.endpoint)

@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 from django.db import close_old_connections
 
+from pigparlor.ops import metrics
+
 log = logging.getLogger(__name__)
 
 MAX_QUEUED = 10_000
@@ -37,11 +39,14 @@ def enqueue(job: Callable[[], object], delay_ms: float = 0) -> bool:
         JOBS.put_nowait((time.monotonic() + delay_ms / 1000, next(_order), job))
     except queue.Full:
         log.warning("push queue full (%s jobs): dropped %r", MAX_QUEUED, job)
+        metrics.PUSH_SENT.labels("dropped").inc()
         return False
+    metrics.PUSH_QUEUE.inc()
     return True
 
 
 def run(job) -> None:
+    metrics.PUSH_QUEUE.dec()
     try:
         job()
     except Exception:

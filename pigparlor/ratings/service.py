@@ -35,6 +35,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Exists, Min, OuterRef
 
+from pigparlor.ops import metrics
 from pigparlor.ratings.accounts import bot_account
 from pigparlor.ratings.bot_levels import bot_skill
 from pigparlor.ratings.models import Rating, RatingEvent, RatingRules, VoidedTable
@@ -178,6 +179,8 @@ def rate_table(table_id: int) -> bool:
             events.append(_event(row, RatingEvent.TABLE, table, seat_of[person], moved))
             _move(row, moved)
         RatingEvent.objects.bulk_create(events)
+        game, moved_count = table.game, len(events)
+        transaction.on_commit(lambda: metrics.RATING_UPDATES.labels(game).inc(moved_count))
         # The page shows the changes: a new seats_rev makes every viewer render again.
         table.seats_rev += 1
         table.save(update_fields=["seats_rev"])

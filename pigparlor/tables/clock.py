@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from django.db import transaction
 from django.db.models import Min
 
+from pigparlor.ops import metrics
 from pigparlor.tables import presence
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit, call_then_send
@@ -48,6 +49,7 @@ def fire(table_id: int, now: int) -> None:
     table = Table.objects.filter(pk=table_id, status=RUNNING).first()
     if table is None or table.wake_at_ms is None or table.wake_at_ms > now:
         return
+    metrics.CLOCK_LAG.observe(max(0, epoch_ms() - table.wake_at_ms) / 1000)
     game = get_game(table.game)
     state = game.engine.load(table.state)
     deadline = to_epoch_ms(table, game.engine.next_deadline(state))

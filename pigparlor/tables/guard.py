@@ -13,6 +13,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from pigparlor.ops import metrics
 from pigparlor.tables import presence, strict_json
 from pigparlor.tables.broadcast import call_then_send
 from pigparlor.tables.credentials import credential_groups, revocation_applies
@@ -55,6 +56,7 @@ class GuardedSocket(AsyncWebsocketConsumer):
     kind = ""
     api = False  # the JSON API's socket (a token, not a browser session)
     placed = False
+    counted = False  # in the open sockets metric (pigparlor/ops/metrics.py)
     closing = False
     place_table_id: int | None = None
     groups_joined: list[str] = []
@@ -90,6 +92,8 @@ class GuardedSocket(AsyncWebsocketConsumer):
             await self.turn_away(refusal)
             return False
         self.credentials = groups
+        self.counted = True
+        metrics.OPEN_SOCKETS.labels(self.kind).inc()
         await self.join_groups(groups)
         return True
 
@@ -117,6 +121,9 @@ class GuardedSocket(AsyncWebsocketConsumer):
 
     async def end(self) -> None:
         """Forget this socket's place and leave its groups (once)."""
+        if self.counted:
+            self.counted = False
+            metrics.OPEN_SOCKETS.labels(self.kind).dec()
         if not self.placed:
             return
         self.placed = False

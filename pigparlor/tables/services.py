@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 
 from django.conf import settings
 from django.db import transaction
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from games.core import IllegalAction
 from games.core.replay import state_digest
+from pigparlor.ops import metrics
 from pigparlor.tables import inputs, limits, prepared, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
@@ -461,6 +463,23 @@ def moved_after_commit(table: Table, user) -> None:
 
 
 def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, received_at_ms=None) -> int:
+    """``_act``, counted and timed for the operator's metrics (pigparlor/ops/metrics.py)."""
+    started = time.perf_counter()
+    seen: dict[str, str] = {}
+    try:
+        version = _act(table_id, seat, action, expected_version, user=user, rtt_ms=rtt_ms,
+                       received_at_ms=received_at_ms, seen=seen)
+    except TableError as refusal:
+        metrics.REFUSED.labels(refusal.code).inc()
+        raise
+    finally:
+        metrics.ACT_SECONDS.labels(seen.get("game", "unknown")).observe(time.perf_counter() - started)
+    metrics.ACTIONS.labels(seen["game"], "platform" if user is None else "player").inc()
+    return version
+
+
+def _act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, received_at_ms=None,
+         seen: dict[str, str]) -> int:
     """Apply ``action`` for ``seat`` if the table is still at ``expected_version``.
 
     ``user`` None means the platform itself (the clock, a bot); otherwise the
@@ -482,6 +501,7 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         raise TableError(BAD_REQUEST, "version must be an integer")
     with transaction.atomic():
         table = _locked(table_id)
+        seen["game"] = table.game
         seats = _seats(table)
         if user is not None and (seat is None or not 0 <= seat < len(seats) or seats[seat].user_id != user.pk):
             raise TableError(FORBIDDEN, "that is not your seat")
