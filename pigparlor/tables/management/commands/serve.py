@@ -18,15 +18,19 @@ others serve on: at once if it had run ``STARTUP_SECONDS``, else after a backoff
 that doubles with each such failure in a row (``PIGPARLOR_WORKER_BACKOFF_MS``,
 capped at ``BACKOFF_CAP_SECONDS``). One that fails ``FAILURES_TO_GIVE_UP`` times
 within ``FAILURE_WINDOW_SECONDS`` is given up; the server stops (exit 1) only
-when no worker is left. SIGTERM or Ctrl-C stops them all.
+when no worker is left. SIGTERM or Ctrl-C stops them all. The workers share their
+metrics through ``PROMETHEUS_MULTIPROC_DIR`` (made for the run unless set), so any
+worker's ``/metrics`` shows them all (pigparlor/ops/metrics.py).
 """
 import asyncio  # noqa: E402
 import gc  # noqa: E402
 import os  # noqa: E402
+import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 
 from daphne.server import Server  # first: it installs Twisted's asyncio reactor
@@ -36,6 +40,13 @@ from django.core.management.base import BaseCommand, CommandError  # noqa: E402
 from django.db import connections  # noqa: E402
 
 from pigparlor import static_files  # noqa: E402
+
+
+def mark_process_dead(pid: int, directory: str) -> None:
+    """Drop a dead worker's live gauges (open sockets, queued pushes) from the workers' metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(pid, directory)
 
 NEEDS_REDIS = ("--workers {workers} needs the Redis channel layer: set REDIS_URL (e.g. redis://127.0.0.1:6379/0). "
                "Each worker holds its own sockets, and only Redis carries a table's updates from one worker "
@@ -180,6 +191,7 @@ class Command(BaseCommand):
         listener.listen(1024)
         listener.set_inheritable(True)
         connections.close_all()  # the workers open their own
+        metrics_dir, made_metrics_dir = self.metrics_directory()
         command = [sys.executable, sys.argv[0], "serve", "--host", host, "--port", str(port), "--inherited",
                    "--verbosity", str(verbosity)]
         if no_clock:
@@ -215,6 +227,7 @@ class Command(BaseCommand):
             time.sleep(0.2)
             for slot in slots:
                 if slot.worker is not None and slot.worker.poll() is not None and not stopping:
+                    mark_process_dead(slot.worker.pid, metrics_dir)  # its open sockets and queue are gone
                     self.log(slot.died(slot.worker, time.monotonic()))
                 if slot.worker is None and not slot.given_up and not stopping \
                         and time.monotonic() >= slot.restart_at:
@@ -232,11 +245,28 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 slot.worker.kill()
         listener.close()
+        if made_metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         if failed:
             raise CommandError(f"every worker failed {FAILURES_TO_GIVE_UP} times within "
                                f"{FAILURE_WINDOW_SECONDS:g} s of their starts (their output is above)")
         self.stdout.write("Pig Parlor stopped")
         self.stdout.flush()
+
+    def metrics_directory(self) -> tuple[str, bool]:
+        """Where the workers keep their metrics for each other (Prometheus's multiprocess mode,
+        pigparlor/ops/metrics.py): ``PROMETHEUS_MULTIPROC_DIR`` if set, emptied of a previous
+        run's numbers, else a directory of its own for this run (removed at the end). True if made here."""
+        chosen = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+        if chosen:
+            os.makedirs(chosen, exist_ok=True)
+            for name in os.listdir(chosen):
+                if name.endswith(".db"):
+                    os.unlink(os.path.join(chosen, name))
+            return chosen, False
+        made = tempfile.mkdtemp(prefix="pigparlor-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made  # the workers inherit it
+        return made, True
 
     def log(self, line):
         self.stderr.write(line)
