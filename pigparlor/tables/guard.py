@@ -92,10 +92,15 @@ class GuardedSocket(AsyncWebsocketConsumer):
             await self.turn_away(refusal)
             return False
         self.credentials = groups
-        self.counted = True
-        metrics.OPEN_SOCKETS.labels(self.kind).inc()
+        self.count_open()
         await self.join_groups(groups)
         return True
+
+    def count_open(self) -> None:
+        """In the open sockets metric from now until ``end`` (once its place is taken)."""
+        if not self.counted:
+            self.counted = True
+            metrics.OPEN_SOCKETS.labels(self.kind).inc()
 
     async def turn_away(self, refusal: TableError) -> None:
         await self.accept()

@@ -88,6 +88,7 @@ class TableSocket(GuardedSocket):
             self.placed = False
             await self.turn_away(refusal)
             return
+        self.count_open()
         self.room = table_room(self.table_id)
         # A visitor without an account watches: nothing addressed to them.
         await self.join_groups([group_name(self.table_id), *self.credentials])

@@ -109,3 +109,23 @@ def test_a_move_shows_in_act_latency_actions_and_running_tables(client, count_ga
     for name in ("pigparlor_open_sockets", "pigparlor_clock_lag_seconds", "pigparlor_push_queue_depth",
                  "pigparlor_push_sent_total", "pigparlor_rating_updates_total"):
         assert f"# TYPE {name.removesuffix('_total')}" in after, name
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_open_sockets_count_table_and_lobby_sockets_while_open(count_game):
+    from pigparlor.ops import metrics
+    from tests.support.sockets import connect, db, open_socket
+
+    def now(kind: str) -> float:
+        return metrics.OPEN_SOCKETS.labels(kind)._value.get()
+
+    tables_before, lobbies_before = now("table"), now("lobby")
+    ana, _, table_id = await db(two_player_table)()
+    socket = await open_socket(ana, table_id)
+    lobby, connected = await connect("/ws/lobby/countgame/", ana)
+    assert connected
+    assert (now("table"), now("lobby")) == (tables_before + 1, lobbies_before + 1)
+    await socket.disconnect()
+    await lobby.disconnect()
+    assert (now("table"), now("lobby")) == (tables_before, lobbies_before)
