@@ -2,7 +2,8 @@
 
 A superuser holds every permission in Django's eyes, so the permission alone
 would let any superuser act; moderation also asks for membership of the group
-(issue 13: staff and superusers outside it see and do none of it).
+(issue 13: staff and superusers outside it see and do none of it). A moderator also needs
+two-factor sign-in.
 """
 from __future__ import annotations
 
@@ -17,11 +18,18 @@ PERMISSIONS = VIEWS + ACTIONS
 
 
 def is_moderator(user, permission: str | None = None) -> bool:
+    """A member of the group, with ``permission`` if named, who has two-factor sign-in: without
+    it no moderator power holds anywhere (the admin, the services, private replays through the
+    API), and the admin sends them to set it up (pigparlor/accounts/mfa.py)."""
     if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
         return False
     if not user.groups.filter(name=GROUP).exists():
         return False
-    return permission is None or user.has_perm(f"moderation.{permission}")
+    if permission is not None and not user.has_perm(f"moderation.{permission}"):
+        return False
+    from pigparlor.accounts.mfa import has_second_factor
+
+    return has_second_factor(user)
 
 
 def require(user, permission: str) -> None:

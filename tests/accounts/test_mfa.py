@@ -130,3 +130,20 @@ def test_wrong_codes_are_throttled_like_wrong_passwords(client):
     assert not signed_in(client)
     assert AccessAttempt.objects.get(username="ana").failures_since_start == 5, "tries while locked are not counted"
     assert wrong not in AccessAttempt.objects.get(username="ana").post_data, "codes are not kept"
+
+
+def test_a_moderator_without_two_factor_holds_no_moderator_power(count_game):
+    from django.core.exceptions import PermissionDenied
+
+    from pigparlor.moderation import services as moderation
+    from pigparlor.moderation.permissions import is_moderator
+    from tests.moderation.helpers import two_player_table
+
+    _, _, table_id = two_player_table()
+    moderator = make_moderator(two_factor=False)
+    assert not is_moderator(moderator)
+    with pytest.raises(PermissionDenied):
+        moderation.close_table(moderator, table_id, "spam")
+    enrol(moderator)
+    assert is_moderator(moderator, "close_table")
+    moderation.close_table(moderator, table_id, "spam")
