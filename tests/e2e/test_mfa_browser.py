@@ -15,7 +15,7 @@ def test_enrol_an_authenticator_app_then_sign_in_with_a_code(live_site, page, cs
     page.goto(f"{live_site}/profile/")
     page.get_by_role("link", name="Two-factor sign-in").click()
     page.wait_for_url(f"{live_site}/accounts/2fa/")
-    page.locator("main").get_by_role("link", name="Activate").click()
+    page.locator("main").get_by_role("link", name="Activate").click()  # the site's page (templates/mfa/index.html)
     # Setting it up asks for the password again first.
     page.wait_for_url("**/accounts/reauthenticate/**")
     page.fill("input[name=password]", PASSWORD)
