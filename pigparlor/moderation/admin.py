@@ -1,6 +1,6 @@
 """The moderators' admin: live rooms, the reports queue, chat lines, bans,
-timeouts and the mod log — seen only by the Moderator group (superusers and
-staff outside it see none of it), changed only through the action views
+timeouts and the mod log — seen only by the Moderator group and superusers (staff
+outside the group see none of it), changed only through the action views
 (``actions``), which call the moderation services. Nothing here can be added,
 edited or deleted through the admin, the mod log above all.
 """
