@@ -87,14 +87,28 @@ def timeout_of(user) -> ChatTimeout | None:
     return ChatTimeout.objects.filter(user=user, until__gt=timezone.now()).order_by("-until").first()
 
 
+def minutes_left(until) -> int:
+    return max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
+
+
 def time_left(until) -> str:
-    minutes = max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
-    left = f"{minutes} min" if minutes < 120 else f"{math.ceil(minutes / 60)} h"
-    return f"until {until:%H:%M} UTC ({left} left)"
+    """How long a timeout still runs, short: "45 min", "3 h"."""
+    minutes = minutes_left(until)
+    return f"{minutes} min" if minutes < 120 else f"{math.ceil(minutes / 60)} h"
+
+
+def more_time(until) -> str:
+    """How long a timeout still runs, in words: "45 more minutes", "3 more hours"."""
+    minutes = minutes_left(until)
+    if minutes < 120:
+        return f"{minutes} more minute{'s' if minutes != 1 else ''}"
+    return f"{math.ceil(minutes / 60)} more hours"
 
 
 def timeout_message(timeout: ChatTimeout) -> str:
-    return f"a moderator timed you out of chat {time_left(timeout.until)}: {timeout.reason}"
+    """The refusal a timed-out player's chat line gets (socket error and JSON chat_status):
+    no clock time, which would be in the server's zone, not the reader's."""
+    return f"a moderator timed you out of chat for {more_time(timeout.until)}: {timeout.reason}"
 
 
 def chat_text(text) -> str:

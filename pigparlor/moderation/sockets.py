@@ -12,6 +12,7 @@ swaps into the chat panel), the JSON consumer's methods for programs.
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
@@ -110,9 +111,16 @@ def lines_html(lines: list[dict]) -> str:
 
 
 def status_html(timeout) -> str:
-    return format_html('<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until="{}">{}</p>',
-                       chat.epoch_ms(timeout.until) if timeout is not None else "",
-                       f"You can chat again {chat.time_left(timeout.until)}." if timeout is not None else "")
+    """The chat panel's banner: "You are timed out of chat until 17:33 (45 min left)." The
+    time is a ``<time data-local>`` that static/js/tournaments.js shows in the reader's own
+    time zone; without script it reads in UTC, and says so."""
+    if timeout is None:
+        return '<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until=""></p>'
+    until = timeout.until.astimezone(UTC)
+    return format_html(
+        '<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until="{}">You are timed out of chat until '
+        '<time datetime="{}" data-local="time">{} UTC</time> ({} left).</p>',
+        chat.epoch_ms(until), until.isoformat(timespec="seconds"), f"{until:%H:%M}", chat.time_left(until))
 
 
 class HtmlChat(ChatSocket):

@@ -72,7 +72,7 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
     for page in (ana_page, ben_page):
         expect(page.locator("#table-turn")).to_contain_text("closed by a moderator: abusive chat")
         expect(page.locator(".table-closed")).to_contain_text("closed by a moderator: abusive chat")
-    expect(ben_page.locator("#chat-status")).to_contain_text("You can chat again until")
+    expect(ben_page.locator("#chat-status")).to_contain_text("You are timed out of chat until")
 
     mod_page.goto(f"{live_site}/admin/moderation/modaction/")
     rows = mod_page.locator("#result_list tbody tr")
