@@ -168,6 +168,30 @@ def announce_line(group: str, line: ChatLine) -> None:
     transaction.on_commit(lambda: group_send(group, {"type": "chat.line", "line": frame, "author_id": author_id}))
 
 
+def hide_lines_of(author) -> int:
+    """Mark every line of ``author`` not yet removed as removed (a ban: their words stay
+    stored, every room shows "removed by a moderator" in their place), and tell each room's
+    open sockets after the commit. Returns how many lines it hid."""
+    now = timezone.now()
+    lines = ChatLine.objects.select_for_update().filter(author=author, removed_at__isnull=True)
+    ids = list(lines.values_list("pk", flat=True))
+    if not ids:
+        return 0
+    ChatLine.objects.filter(pk__in=ids).update(removed_at=now)
+    rooms: dict[str, list[dict]] = {}
+    hidden = ChatLine.objects.filter(pk__in=ids).select_related("author", "author__profile").order_by("id")
+    for line in hidden:
+        rooms.setdefault(line.room, []).append(line_json(line))
+    author_id = author.pk
+    for key, frames in rooms.items():
+        _send_after_commit(room_group(key), {"type": "chat.removed", "lines": frames[-HISTORY:], "author_id": author_id})
+    return len(ids)
+
+
+def _send_after_commit(group: str, event: dict) -> None:
+    transaction.on_commit(lambda: group_send(group, event))
+
+
 def room_group(key: str) -> str:
     kind, _, name = key.partition(":")
     return group_name(int(name)) if kind == "table" else group_for_game(name)

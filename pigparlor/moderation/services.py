@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from pigparlor.moderation.chat import announce_line, room_group
+from pigparlor.moderation.chat import announce_line, hide_lines_of, room_group
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, Kick, ModAction, Report
 from pigparlor.moderation.permissions import require
 from pigparlor.ratings import service as ratings
@@ -118,8 +118,10 @@ def time_out(moderator, user_id, minutes, reason) -> ModAction:
 @transaction.atomic
 def ban_player(moderator, user_id, reason) -> ModAction:
     """The player can no longer log in (the account is inactive while banned),
-    every socket of theirs closes, and a bot takes their seat at every table
-    that is not over."""
+    every socket of theirs closes, a bot takes their seat at every table that is
+    not over, and every chat line of theirs, lobby and table, is marked removed
+    for everyone (stored still; open chats update live). Lifting the ban does
+    not bring the lines back."""
     require(moderator, "ban_player")
     reason = clean_reason(reason)
     player = _user(user_id)
@@ -135,7 +137,9 @@ def ban_player(moderator, user_id, reason) -> ModAction:
     for table in Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=player).distinct():
         for index in table.seat_set.filter(user=player).values_list("index", flat=True):
             tables.seat_bot(table, index)
-    return _log(moderator, ModAction.BAN, player.get_username(), reason, target_user=player)
+    hidden = hide_lines_of(player)
+    target = player.get_username() + (f" ({hidden} chat line{'s' if hidden != 1 else ''} hidden)" if hidden else "")
+    return _log(moderator, ModAction.BAN, target, reason, target_user=player)
 
 
 @transaction.atomic

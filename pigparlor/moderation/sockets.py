@@ -5,7 +5,7 @@ transports, the game lobbies' sockets).
 ``self.room`` (a ``chat.Room``) and has joined the room's group and the
 user's group (``broadcast.user_group``). It reads the chat message types —
 ``chat``, ``mute``, ``unmute``, ``report`` — hands each to one service call,
-and passes the room's events (``chat.line``, ``chat.mutes``, ``chat.status``)
+and passes the room's events (``chat.line``, ``chat.removed``, ``chat.mutes``, ``chat.status``)
 on in the transport's own format: ``HtmlChat`` for browsers (out-of-band
 swaps into the chat panel), the JSON consumer's methods for programs.
 """
@@ -73,6 +73,11 @@ class ChatSocket:
     async def chat_line(self, event):
         if event["author_id"] not in self.muted:
             await self.send_chat_lines([event["line"]], history=False)
+
+    async def chat_removed(self, event):
+        """Many lines of one author removed at once (a ban): one update, not one per line."""
+        if event["author_id"] not in self.muted and event["lines"]:
+            await self.send_chat_lines(event["lines"], history=False)
 
     async def chat_mutes(self, event):
         user = self.scope.get("user")
