@@ -8,6 +8,7 @@ mod log above all.
 """
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from django import forms
@@ -147,17 +148,23 @@ class LiveRoomAdmin(ModeratorsOnly):
 
 
 def _log_context(table) -> dict:
-    """A table that is over shows its whole action log; before that, the log as a
-    spectator sees it (the engine's ``view(state, None)``): a moderator may hold a
-    seat, and a running table's actions name cards its players may not see (a
-    Snout! pass)."""
-    if table.status in OVER:
-        return {"log": ActionLog.objects.filter(table=table).order_by("version"), "spectator_log": None}
+    """The action log in words, as the table page writes it (the presenters' lines,
+    ``Snapshot.page_log``), always as a spectator sees it (the engine's
+    ``view(state, None)``): a moderator may hold a seat, and a running table's
+    actions name cards its players may not see (a Snout! pass). Once the table is
+    over, the replay shows every hand (a link), and the stored actions are there too,
+    folded away, for the record."""
+    over = table.status in OVER
+    stored = ActionLog.objects.filter(table=table).select_related("user").order_by("version") if over else ()
+    context = {"over": over,
+               "stored_log": [{"version": entry.version, "seat": entry.seat, "user": entry.user,
+                               "action": json.dumps(entry.action, separators=(", ", ": "))} for entry in stored],
+               "replay_url": f"{reverse('table-replay', args=[table.pk])}?view=all" if over and table.state else ""}
     snapshot = load_snapshot(table.pk)
     if snapshot.state is None:
-        return {"log": (), "spectator_log": []}
+        return {**context, "spectator_log": []}
     view = snapshot.game.engine.view(snapshot.state, None)
-    return {"log": (), "spectator_log": snapshot.page_log(view.get("log", ()))}
+    return {**context, "spectator_log": snapshot.page_log(view.get("log", ()))}
 
 
 class OpenFilter(admin.SimpleListFilter):
