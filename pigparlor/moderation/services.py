@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from pigparlor.moderation.chat import announce_line, hide_lines_of, room_group
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, Kick, ModAction, Report
+from pigparlor.moderation.notices import tell_reporter
 from pigparlor.moderation.permissions import require
 from pigparlor.ratings import service as ratings
 from pigparlor.ratings.models import RatingEvent, VoidedTable
@@ -173,7 +174,8 @@ def void_ratings(moderator, table_id, reason) -> ModAction:
 
 @transaction.atomic
 def resolve_report(moderator, report_id, outcome, reason) -> ModAction:
-    """Close a report with its outcome; the reporter sees it on their profile."""
+    """Close a report with its outcome; the reporter sees it on their profile and in
+    their notifications menu ("Your report about … was reviewed: …")."""
     require(moderator, "resolve_report")
     reason = clean_reason(reason)
     if outcome not in (Report.ACTION_TAKEN, Report.NO_ACTION):
@@ -185,5 +187,6 @@ def resolve_report(moderator, report_id, outcome, reason) -> ModAction:
         raise TableError(ILLEGAL, "this report is already resolved")
     report.status, report.outcome, report.resolved_at = Report.RESOLVED, outcome, timezone.now()
     report.save(update_fields=["status", "outcome", "resolved_at"])
+    tell_reporter(report)
     return _log(moderator, ModAction.RESOLVE, f"report {report.pk} on {report.target.get_username()}", reason,
                 target_report=report, target_user=report.target)
