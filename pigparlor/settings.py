@@ -134,6 +134,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "pigparlor.accounts.context.guest",
+                "pigparlor.moderation.context.moderator",
             ],
         },
     },

@@ -1,9 +1,13 @@
-"""Who may moderate: members of the Moderator group, with its permissions.
-
-A superuser holds every permission in Django's eyes, so the permission alone
-would let any superuser act; moderation also asks for membership of the group
-(issue 13: staff and superusers outside it see and do none of it). A moderator also needs
+"""Who may moderate: an active superuser (every moderator power), and staff
+members of the Moderator group, with its permissions; either only with
 two-factor sign-in.
+
+The site's owner is the superuser ``createsuperuser`` makes: they must be able
+to moderate (and to give others the group) without first joining it. Staff
+outside the group see and do none of it: their refusal is a quiet 403.
+Without a second factor no moderator power holds anywhere (the admin, the
+services, private replays through the API); the admin sends them to set one
+up (pigparlor/accounts/mfa.py).
 """
 from __future__ import annotations
 
@@ -17,15 +21,22 @@ ACTIONS = ("close_table", "kick_seat", "remove_chat", "timeout_player", "ban_pla
 PERMISSIONS = VIEWS + ACTIONS
 
 
-def is_moderator(user, permission: str | None = None) -> bool:
-    """A member of the group, with ``permission`` if named, who has two-factor sign-in: without
-    it no moderator power holds anywhere (the admin, the services, private replays through the
-    API), and the admin sends them to set it up (pigparlor/accounts/mfa.py)."""
-    if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
+def in_moderator_role(user, permission: str | None = None) -> bool:
+    """A superuser, or staff in the group (with ``permission`` if named): a moderator once they
+    have two-factor sign-in (the site menu's "Moderate" link shows already, and leads there)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if not user.is_staff:
         return False
     if not user.groups.filter(name=GROUP).exists():
         return False
-    if permission is not None and not user.has_perm(f"moderation.{permission}"):
+    return permission is None or user.has_perm(f"moderation.{permission}")
+
+
+def is_moderator(user, permission: str | None = None) -> bool:
+    if not in_moderator_role(user, permission):
         return False
     from pigparlor.accounts.mfa import has_second_factor
 
