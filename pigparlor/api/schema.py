@@ -235,6 +235,10 @@ def answers(ok: dict, *errors: int) -> dict:
                                 "headers": {"Allow": {"schema": STRING, "required": True}}}
         else:
             response: dict[str, Any] = {"description": ERRORS[status], "content": json_content(ref("Error"))}
+            if status == 404:
+                response["description"] += (": `not_found`; a path that is no route at all (an id that is not "
+                                            "digits, such as -1) gets the site's HTML page")
+                response["content"]["text/html"] = {"schema": STRING}
             if status == 429:
                 response["headers"] = {"Retry-After": {"schema": {"type": "string", "pattern": "^[0-9]+$"}}}
             responses[str(status)] = response
