@@ -222,6 +222,17 @@ ERRORS = {
 }
 
 
+# The HTTP doors answer each refusal code with one status (pigparlor/api/views.py, STATUS).
+ERROR_BY_STATUS = {400: "BadRequest", 403: "Forbidden", 404: "NotFound", 409: "Illegal", 429: "RateLimited"}
+ERROR_CODES_BY_STATUS = {400: ["bad_request"], 403: ["forbidden"], 404: ["not_found"], 409: ["illegal", "stale"],
+                         429: ["rate_limited"]}
+
+
+def error_for(status: int) -> dict:
+    return {**ERROR, "properties": {**ERROR["properties"], "code": {"enum": ERROR_CODES_BY_STATUS[status]}},
+            "description": f"A refusal with HTTP {status}: it changed nothing."}
+
+
 def answers(ok: dict, *errors: int) -> dict:
     """The responses of an operation: ``ok`` ({status: (description, schema)}) and these error statuses."""
     responses: dict[str, Any] = {str(status): {"description": text, "content": json_content(schema)}
@@ -234,7 +245,8 @@ def answers(ok: dict, *errors: int) -> dict:
             responses["405"] = {"description": ERRORS[405],
                                 "headers": {"Allow": {"schema": STRING, "required": True}}}
         else:
-            response: dict[str, Any] = {"description": ERRORS[status], "content": json_content(ref("Error"))}
+            response: dict[str, Any] = {"description": ERRORS[status],
+                                        "content": json_content(ref(ERROR_BY_STATUS[status]))}
             if status == 404:
                 response["description"] += (": `not_found`; a path that is no route at all (an id that is not "
                                             "digits, such as -1) gets the site's HTML page")
@@ -321,7 +333,8 @@ def openapi() -> dict:
             f"tournament{verb.replace(' ', '')}", f"{verb} (the body must be empty or {{}})", entry,
             body=EMPTY_BODY, body_required=False)}
     schemas = {
-        "Error": ERROR, "Unauthorized": UNAUTHORIZED, "StillPlayed": STILL_PLAYED, "Outcome": OUTCOME,
+        "Error": ERROR, "Unauthorized": UNAUTHORIZED,
+        **{name: error_for(status) for status, name in ERROR_BY_STATUS.items()}, "StillPlayed": STILL_PLAYED, "Outcome": OUTCOME,
         "Standing": STANDING, "Seat": SEAT, "Table": TABLE, "CreatedTable": CREATED, "Joined": JOINED,
         "Rematch": REMATCH, "Replay": REPLAY, "Player": PLAYER, "Leaderboard": LEADERBOARD,
         "Tournament": TOURNAMENT, "TournamentDetail": TOURNAMENT_DETAIL, "Tournaments": TOURNAMENTS,

@@ -195,3 +195,12 @@ def test_tournament_answers_and_refusals_match_the_document(count_game):
     a("get", ONE + "me/", expect=404, tournament_id=987654)
     a("post", ONE + "withdraw/", expect=200, tournament_id=made)
     b("post", ONE + "withdraw/", expect=409, tournament_id=made)
+
+
+def test_each_refusal_code_is_documented_under_the_status_the_views_give_it():
+    from pigparlor.api.schema import ERROR_CODES_BY_STATUS
+    from pigparlor.api.views import STATUS
+    from pigparlor.tables.errors import CODES
+
+    assert {code: STATUS.get(code, 409) for code in CODES} == {
+        code: status for status, codes in ERROR_CODES_BY_STATUS.items() for code in codes}
