@@ -51,7 +51,7 @@ def test_every_api_route_is_documented_and_every_documented_path_resolves():
 
 def test_each_path_serves_exactly_its_documented_methods(count_game):
     token = create_token(make_user("ana"))
-    client = Client()
+    client = Client(enforce_csrf_checks=True)
     for template, item in documents()[0]["paths"].items():
         for method in METHODS:
             response = getattr(client, method)(concrete(template), HTTP_AUTHORIZATION=f"Bearer {token}",
@@ -61,6 +61,21 @@ def test_each_path_serves_exactly_its_documented_methods(count_game):
                 check_response(template, method, response)
             else:
                 assert response.status_code == 405, (method, template, response.status_code)
+
+
+def test_every_reference_in_the_documents_resolves():
+    for document in documents():
+        def walk(node):
+            if isinstance(node, dict):
+                if "$ref" in node:
+                    target = document
+                    for part in node["$ref"].removeprefix("#/").split("/"):
+                        target = target[part.replace("~1", "/").replace("~0", "~")]
+                yield from (found for value in node.values() for found in walk(value))
+            elif isinstance(node, list):
+                yield from (found for value in node for found in walk(value))
+            yield node
+        assert sum(1 for _ in walk(document)) > 100
 
 
 def test_the_documents_are_served():
