@@ -39,8 +39,8 @@ from pigparlor.tables import services
 from pigparlor.tournaments import services as tournaments
 from tests.support.tables import make_user, played_table
 
-MAX_EXAMPLES = 15
-CEILING_SECONDS = 120  # one operation takes about 1 s on an idle machine
+MAX_EXAMPLES = 25
+CEILING_SECONDS = 120  # the slowest operation takes about 2 s on an idle machine
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
           response_schema_conformance, negative_data_rejection, unsupported_method]
 
@@ -107,10 +107,13 @@ def _never_hangs():
     signal.signal(signal.SIGALRM, previous)
 
 
+# One real parameter: under pytest 9 schemathesis's items all get the function's bare node id
+# (pytest builds it from ``originalname``); a parametrized test's items keep the operation in it.
+@pytest.mark.parametrize("transport", ["wsgi"])
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, derandomize=True, database=None, deadline=None,
           phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
-def test_the_api_answers_as_its_document_says(case, staff_token):
+def test_the_api_answers_as_its_document_says(case, transport, staff_token):
     # identity: the site gzips answers for clients that accept it, and the WSGI test client would not unzip them.
     case.call_and_validate(headers={"Authorization": f"Bearer {staff_token}", "Accept-Encoding": "identity"},
                            checks=CHECKS)
