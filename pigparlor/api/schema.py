@@ -441,7 +441,11 @@ def socket_schema() -> dict:
         "$id": "/api/schema/socket/",
         "title": "Pig Parlor table socket (/ws/api/tables/<id>/)",
         "description": "One text frame of strict JSON per message, at most 4 KB (docs/api.md). "
-                       "Validate a message with #/$defs/ClientMessage or #/$defs/ServerMessage.",
+                       "Validate a message with #/$defs/ClientMessage or #/$defs/ServerMessage. "
+                       "Connect with Authorization: Bearer <token> (a spectator of a private table adds "
+                       "?invite=<code>). Close codes: 4401 the credentials ended (after a forbidden error), "
+                       "4403 a private table you no longer may watch, 4429 too many sockets (after a "
+                       "rate_limited error), 1009 a message over 64 KB, 1007 a text frame that is not UTF-8.",
         "$defs": {
             "ClientMessage": {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in client]},
             "ServerMessage": {"oneOf": [{"$ref": f"#/$defs/{name}"} for name in server]},
