@@ -130,6 +130,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "pigparlor.accounts.context.guest",
+                "pigparlor.moderation.context.moderator",
             ],
         },
     },

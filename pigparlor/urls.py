@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("pigparlor.tables.urls")),
     path("", include("pigparlor.ratings.urls")),
     path("", include("pigparlor.tournaments.urls")),
+    path("", include("pigparlor.moderation.urls")),
     path("api/", include("pigparlor.api.urls")),
 ]

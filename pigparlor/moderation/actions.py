@@ -3,8 +3,8 @@ required reason that calls one service (``services``).
 
 The views sit under ``/admin/moderation/modaction/act/<action>/<id>/``
 (``ModActionAdmin.get_urls``) but are deliberately not wrapped in the admin's
-login redirect: anyone outside the Moderator group — anonymous, a player,
-staff or a superuser without the group's permissions — gets a 403 and
+login redirect: anyone who is neither a superuser nor in the Moderator group —
+anonymous, a player, staff outside the group — gets a 403 and
 nothing changes, logged as one INFO line without a traceback. A refusal of the action itself (no reason, a table that is
 over, a seat that is a bot's) shows the form again with the message: 400 for
 bad input, 404 for a missing target, 409 when the target cannot be acted on.

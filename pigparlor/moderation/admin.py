@@ -1,25 +1,34 @@
 """The moderators' admin: live rooms, the reports queue, chat lines, bans,
-timeouts and the mod log — seen only by the Moderator group (superusers and
-staff outside it see none of it), changed only through the action views
-(``actions``), which call the moderation services. Nothing here can be added,
-edited or deleted through the admin, the mod log above all.
+timeouts and the mod log — seen only by the Moderator group and superusers (staff
+outside the group see none of it), changed only through the action views
+(``actions``), the chat lines' list actions (ban or time out the authors) and
+the Bans' and Timeouts' "add" (a player looked up by username), which all call
+the moderation services. No row is edited or deleted through the admin, the
+mod log above all.
 """
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
+from pigparlor.moderation import services
 from pigparlor.moderation.actions import action_url, action_view, refused
 from pigparlor.moderation.chat import REMOVED_TEXT
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, LiveRoom, ModAction, Report
 from pigparlor.moderation.permissions import is_moderator
 from pigparlor.tables.admin import ReadOnlyAdmin
+from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import OPEN, RUNNING, ActionLog, Presence
 from pigparlor.tables.rendering import load_snapshot
 from pigparlor.tables.replay import OVER
@@ -139,17 +148,23 @@ class LiveRoomAdmin(ModeratorsOnly):
 
 
 def _log_context(table) -> dict:
-    """A table that is over shows its whole action log; before that, the log as a
-    spectator sees it (the engine's ``view(state, None)``): a moderator may hold a
-    seat, and a running table's actions name cards its players may not see (a
-    Snout! pass)."""
-    if table.status in OVER:
-        return {"log": ActionLog.objects.filter(table=table).order_by("version"), "spectator_log": None}
+    """The action log in words, as the table page writes it (the presenters' lines,
+    ``Snapshot.page_log``), always as a spectator sees it (the engine's
+    ``view(state, None)``): a moderator may hold a seat, and a running table's
+    actions name cards its players may not see (a Snout! pass). Once the table is
+    over, the replay shows every hand (a link), and the stored actions are there too,
+    folded away, for the record."""
+    over = table.status in OVER
+    stored = ActionLog.objects.filter(table=table).select_related("user").order_by("version") if over else ()
+    context = {"over": over,
+               "stored_log": [{"version": entry.version, "seat": entry.seat, "user": entry.user,
+                               "action": json.dumps(entry.action, separators=(", ", ": "))} for entry in stored],
+               "replay_url": f"{reverse('table-replay', args=[table.pk])}?view=all" if over and table.state else ""}
     snapshot = load_snapshot(table.pk)
     if snapshot.state is None:
-        return {"log": (), "spectator_log": []}
+        return {**context, "spectator_log": []}
     view = snapshot.game.engine.view(snapshot.state, None)
-    return {"log": (), "spectator_log": snapshot.page_log(view.get("log", ()))}
+    return {**context, "spectator_log": snapshot.page_log(view.get("log", ()))}
 
 
 class OpenFilter(admin.SimpleListFilter):
@@ -223,12 +238,57 @@ class ReportAdmin(ModeratorsOnly):
         return format_html_join(" ", "{}", ((link,) for link in links))
 
 
+def _on_authors(request, queryset, title: str, run, permission: str):
+    """An admin action on the authors of the chosen chat lines: first a page asking the
+    reason (required, logged), then one service call per author; each refusal (already
+    banned, yourself) is named in a message, the others go through."""
+    authors = {line.author_id: line.author for line in queryset.select_related("author")}
+    names = sorted(author.get_username() for author in authors.values())
+    error = ""
+    if request.POST.get("apply"):
+        try:
+            reason = services.clean_reason(request.POST.get("reason"))
+        except TableError as refusal:
+            error = refusal.message
+        else:
+            done = []
+            for author in sorted(authors.values(), key=lambda author: author.get_username()):
+                try:
+                    done.append(run(request.user, author.pk, reason).target)
+                except TableError as refusal:
+                    messages.warning(request, f"{title}: {author.get_username()} — {refusal.message}")
+            if done:
+                messages.success(request, f"{title}: {', '.join(done)} — logged.")
+            return None  # back to the list
+    context = {**admin.site.each_context(request), "title": title, "names": names, "error": error,
+               "reason": request.POST.get("reason", ""), "action_name": request.POST.get("action", ""),
+               "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME), "opts": ChatLine._meta,
+               "permission": permission}
+    return TemplateResponse(request, "admin/moderation/authors_action.html", context, status=400 if error else 200)
+
+
 @admin.register(ChatLine)
 class ChatLineAdmin(ModeratorsOnly):
     list_display = ("pk", "created_at", "room", "author", "shown_text", "remove")
     list_filter = ("room",)
     search_fields = ("author__username", "text", "room")
     ordering = ("-id",)
+    actions = ["ban_authors", "time_out_authors"]
+
+    def has_ban_player_permission(self, request):
+        return is_moderator(request.user, "ban_player")
+
+    def has_timeout_player_permission(self, request):
+        return is_moderator(request.user, "timeout_player")
+
+    @admin.action(description="Ban the author(s)", permissions=["ban_player"])
+    def ban_authors(self, request, queryset):
+        return _on_authors(request, queryset, "Ban the author(s)", services.ban_player, "ban_player")
+
+    @admin.action(description="Time out the author(s) 1 h", permissions=["timeout_player"])
+    def time_out_authors(self, request, queryset):
+        return _on_authors(request, queryset, "Time out the author(s) 1 h",
+                           lambda user, pk, reason: services.time_out(user, pk, 60, reason), "timeout_player")
 
     @admin.display(description="text")
     def shown_text(self, line):
@@ -239,10 +299,75 @@ class ChatLineAdmin(ModeratorsOnly):
         return "" if line.removed_at else _link("remove-chat", line.pk, "remove", next=reverse("admin:moderation_chatline_changelist"))
 
 
+class PlayerForm(forms.Form):
+    """A player looked up by username: a name that matches no one is refused, naming the
+    players whose names come close."""
+
+    username = forms.CharField(label="Player (username)", max_length=150,
+                               widget=forms.TextInput(attrs={"autocomplete": "off", "autofocus": True}))
+    reason = forms.CharField(label="Reason", max_length=ModAction._meta.get_field("reason").max_length,
+                             help_text="Required. Logged in the mod log.")
+
+    def clean_username(self):
+        typed = self.cleaned_data["username"].strip()
+        users = get_user_model().objects
+        found = users.filter(username__iexact=typed).first()
+        if found is None:
+            close = list(users.filter(username__icontains=typed).order_by("username")
+                         .values_list("username", flat=True)[:5]) if typed else []
+            raise forms.ValidationError(f"No player is named “{typed}”."
+                                        + (f" Did you mean: {', '.join(close)}?" if close else ""))
+        return found
+
+
+class TimeoutForm(PlayerForm):
+    minutes = forms.TypedChoiceField(label="For", coerce=int, initial=60,
+                                     choices=list(services.TIMEOUT_MINUTES.items()))
+
+
+class AddThroughService(ModeratorsOnly):
+    """"Add" here is a moderator action on a player looked up by name (``PlayerForm``),
+    done by the service (logged, live), never a raw row."""
+
+    form_class: type[PlayerForm] = PlayerForm
+    permission = ""
+    verb = ""
+
+    def has_add_permission(self, request):
+        return is_moderator(request.user, self.permission)
+
+    def act(self, user, form) -> ModAction:
+        raise NotImplementedError
+
+    def add_view(self, request, form_url="", extra_context=None):
+        if not self.has_add_permission(request):
+            return refused(request)
+        form = self.form_class(request.POST or None)
+        status = 200
+        if request.method == "POST":
+            if form.is_valid():
+                try:
+                    logged = self.act(request.user, form)
+                except TableError as refusal:
+                    form.add_error(None, refusal.message)
+                else:
+                    messages.success(request, f"{self.verb}: {logged.target} — logged.")
+                    return HttpResponseRedirect(reverse(f"admin:moderation_{self.opts.model_name}_changelist"))
+            status = 400
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": self.verb, "form": form,
+                   "verb": self.verb}
+        return TemplateResponse(request, "admin/moderation/player_action.html", context, status=status)
+
+
 @admin.register(Ban)
-class BanAdmin(ModeratorsOnly):
+class BanAdmin(AddThroughService):
     list_display = ("user", "reason", "created_at", "lifted_at", "lift")
     search_fields = ("user__username",)
+    permission = "ban_player"
+    verb = "Ban a player"
+
+    def act(self, user, form):
+        return services.ban_player(user, form.cleaned_data["username"].pk, form.cleaned_data["reason"])
 
     @admin.display(description="")
     def lift(self, ban):
@@ -250,9 +375,16 @@ class BanAdmin(ModeratorsOnly):
 
 
 @admin.register(ChatTimeout)
-class ChatTimeoutAdmin(ModeratorsOnly):
+class ChatTimeoutAdmin(AddThroughService):
     list_display = ("user", "until", "reason", "created_at")
     search_fields = ("user__username",)
+    form_class = TimeoutForm
+    permission = "timeout_player"
+    verb = "Time out a player's chat"
+
+    def act(self, user, form):
+        data = form.cleaned_data
+        return services.time_out(user, data["username"].pk, data["minutes"], data["reason"])
 
 
 @admin.register(ModAction)

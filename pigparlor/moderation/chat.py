@@ -87,14 +87,28 @@ def timeout_of(user) -> ChatTimeout | None:
     return ChatTimeout.objects.filter(user=user, until__gt=timezone.now()).order_by("-until").first()
 
 
+def minutes_left(until) -> int:
+    return max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
+
+
 def time_left(until) -> str:
-    minutes = max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
-    left = f"{minutes} min" if minutes < 120 else f"{math.ceil(minutes / 60)} h"
-    return f"until {until:%H:%M} UTC ({left} left)"
+    """How long a timeout still runs, short: "45 min", "3 h"."""
+    minutes = minutes_left(until)
+    return f"{minutes} min" if minutes < 120 else f"{math.ceil(minutes / 60)} h"
+
+
+def more_time(until) -> str:
+    """How long a timeout still runs, in words: "45 more minutes", "3 more hours"."""
+    minutes = minutes_left(until)
+    if minutes < 120:
+        return f"{minutes} more minute{'s' if minutes != 1 else ''}"
+    return f"{math.ceil(minutes / 60)} more hours"
 
 
 def timeout_message(timeout: ChatTimeout) -> str:
-    return f"a moderator timed you out of chat {time_left(timeout.until)}: {timeout.reason}"
+    """The refusal a timed-out player's chat line gets (socket error and JSON chat_status):
+    no clock time, which would be in the server's zone, not the reader's."""
+    return f"a moderator timed you out of chat for {more_time(timeout.until)}: {timeout.reason}"
 
 
 def chat_text(text) -> str:
@@ -152,6 +166,30 @@ def post_chat(user, room: Room, text) -> ChatLine:
 def announce_line(group: str, line: ChatLine) -> None:
     frame, author_id = line_json(line), line.author_id
     transaction.on_commit(lambda: group_send(group, {"type": "chat.line", "line": frame, "author_id": author_id}))
+
+
+def hide_lines_of(author) -> int:
+    """Mark every line of ``author`` not yet removed as removed (a ban: their words stay
+    stored, every room shows "removed by a moderator" in their place), and tell each room's
+    open sockets after the commit. Returns how many lines it hid."""
+    now = timezone.now()
+    lines = ChatLine.objects.select_for_update().filter(author=author, removed_at__isnull=True)
+    ids = list(lines.values_list("pk", flat=True))
+    if not ids:
+        return 0
+    ChatLine.objects.filter(pk__in=ids).update(removed_at=now)
+    rooms: dict[str, list[dict]] = {}
+    hidden = ChatLine.objects.filter(pk__in=ids).select_related("author", "author__profile").order_by("id")
+    for line in hidden:
+        rooms.setdefault(line.room, []).append(line_json(line))
+    author_id = author.pk
+    for key, frames in rooms.items():
+        _send_after_commit(room_group(key), {"type": "chat.removed", "lines": frames[-HISTORY:], "author_id": author_id})
+    return len(ids)
+
+
+def _send_after_commit(group: str, event: dict) -> None:
+    transaction.on_commit(lambda: group_send(group, event))
 
 
 def room_group(key: str) -> str:

@@ -103,6 +103,9 @@ class Report(models.Model):
     status = models.CharField(max_length=10, choices=[(OPEN, "Open"), (RESOLVED, "Resolved")], default=OPEN)
     outcome = models.CharField(max_length=15, choices=OUTCOMES, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # When the reporter dismissed the notification that their report was reviewed
+    # (the notifications menu lists a resolved report until then).
+    reporter_dismissed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

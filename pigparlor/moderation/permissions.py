@@ -1,8 +1,9 @@
-"""Who may moderate: members of the Moderator group, with its permissions.
+"""Who may moderate: an active superuser (every moderator power), and staff
+members of the Moderator group, with its permissions.
 
-A superuser holds every permission in Django's eyes, so the permission alone
-would let any superuser act; moderation also asks for membership of the group
-(issue 13: staff and superusers outside it see and do none of it).
+The site's owner is the superuser ``createsuperuser`` makes: they must be able
+to moderate (and to give others the group) without first joining it. Staff
+outside the group see and do none of it: their refusal is a quiet 403.
 """
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ PERMISSIONS = VIEWS + ACTIONS
 
 
 def is_moderator(user, permission: str | None = None) -> bool:
-    if user is None or not user.is_authenticated or not user.is_active or not user.is_staff:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    if not user.is_staff:
         return False
     if not user.groups.filter(name=GROUP).exists():
         return False

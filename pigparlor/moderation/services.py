@@ -15,8 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from pigparlor.moderation.chat import announce_line, room_group
+from pigparlor.moderation.chat import announce_line, hide_lines_of, room_group
 from pigparlor.moderation.models import Ban, ChatLine, ChatTimeout, Kick, ModAction, Report
+from pigparlor.moderation.notices import tell_reporter
 from pigparlor.moderation.permissions import require
 from pigparlor.ratings import service as ratings
 from pigparlor.ratings.models import RatingEvent, VoidedTable
@@ -118,8 +119,10 @@ def time_out(moderator, user_id, minutes, reason) -> ModAction:
 @transaction.atomic
 def ban_player(moderator, user_id, reason) -> ModAction:
     """The player can no longer log in (the account is inactive while banned),
-    every socket of theirs closes, and a bot takes their seat at every table
-    that is not over."""
+    every socket of theirs closes, a bot takes their seat at every table that is
+    not over, and every chat line of theirs, lobby and table, is marked removed
+    for everyone (stored still; open chats update live). Lifting the ban does
+    not bring the lines back."""
     require(moderator, "ban_player")
     reason = clean_reason(reason)
     player = _user(user_id)
@@ -135,7 +138,9 @@ def ban_player(moderator, user_id, reason) -> ModAction:
     for table in Table.objects.filter(status__in=[OPEN, RUNNING], seat_set__user=player).distinct():
         for index in table.seat_set.filter(user=player).values_list("index", flat=True):
             tables.seat_bot(table, index)
-    return _log(moderator, ModAction.BAN, player.get_username(), reason, target_user=player)
+    hidden = hide_lines_of(player)
+    target = player.get_username() + (f" ({hidden} chat line{'s' if hidden != 1 else ''} hidden)" if hidden else "")
+    return _log(moderator, ModAction.BAN, target, reason, target_user=player)
 
 
 @transaction.atomic
@@ -169,7 +174,8 @@ def void_ratings(moderator, table_id, reason) -> ModAction:
 
 @transaction.atomic
 def resolve_report(moderator, report_id, outcome, reason) -> ModAction:
-    """Close a report with its outcome; the reporter sees it on their profile."""
+    """Close a report with its outcome; the reporter sees it on their profile and in
+    their notifications menu ("Your report about … was reviewed: …")."""
     require(moderator, "resolve_report")
     reason = clean_reason(reason)
     if outcome not in (Report.ACTION_TAKEN, Report.NO_ACTION):
@@ -181,5 +187,6 @@ def resolve_report(moderator, report_id, outcome, reason) -> ModAction:
         raise TableError(ILLEGAL, "this report is already resolved")
     report.status, report.outcome, report.resolved_at = Report.RESOLVED, outcome, timezone.now()
     report.save(update_fields=["status", "outcome", "resolved_at"])
+    tell_reporter(report)
     return _log(moderator, ModAction.RESOLVE, f"report {report.pk} on {report.target.get_username()}", reason,
                 target_report=report, target_user=report.target)

@@ -5,13 +5,14 @@ transports, the game lobbies' sockets).
 ``self.room`` (a ``chat.Room``) and has joined the room's group and the
 user's group (``broadcast.user_group``). It reads the chat message types —
 ``chat``, ``mute``, ``unmute``, ``report`` — hands each to one service call,
-and passes the room's events (``chat.line``, ``chat.mutes``, ``chat.status``)
+and passes the room's events (``chat.line``, ``chat.removed``, ``chat.mutes``, ``chat.status``)
 on in the transport's own format: ``HtmlChat`` for browsers (out-of-band
 swaps into the chat panel), the JSON consumer's methods for programs.
 """
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
@@ -73,6 +74,11 @@ class ChatSocket:
         if event["author_id"] not in self.muted:
             await self.send_chat_lines([event["line"]], history=False)
 
+    async def chat_removed(self, event):
+        """Many lines of one author removed at once (a ban): one update, not one per line."""
+        if event["author_id"] not in self.muted and event["lines"]:
+            await self.send_chat_lines(event["lines"], history=False)
+
     async def chat_mutes(self, event):
         user = self.scope.get("user")
         self.muted = await database_sync_to_async(chat.muted_ids)(user)
@@ -110,9 +116,16 @@ def lines_html(lines: list[dict]) -> str:
 
 
 def status_html(timeout) -> str:
-    return format_html('<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until="{}">{}</p>',
-                       chat.epoch_ms(timeout.until) if timeout is not None else "",
-                       f"You can chat again {chat.time_left(timeout.until)}." if timeout is not None else "")
+    """The chat panel's banner: "You are timed out of chat until 17:33 (45 min left)." The
+    time is a ``<time data-local>`` that static/js/tournaments.js shows in the reader's own
+    time zone; without script it reads in UTC, and says so."""
+    if timeout is None:
+        return '<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until=""></p>'
+    until = timeout.until.astimezone(UTC)
+    return format_html(
+        '<p id="chat-status" class="chat-status" hx-swap-oob="true" data-until="{}">You are timed out of chat until '
+        '<time datetime="{}" data-local="time">{} UTC</time> ({} left).</p>',
+        chat.epoch_ms(until), until.isoformat(timespec="seconds"), f"{until:%H:%M}", chat.time_left(until))
 
 
 class HtmlChat(ChatSocket):

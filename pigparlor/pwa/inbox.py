@@ -1,9 +1,9 @@
 """The notifications menu in the header: what waits on a signed-in player, on every page.
 
-Four kinds, newest news first: a rematch offered to you (a seat kept for you at a
+Five kinds, newest news first: a rematch offered to you (a seat kept for you at a
 rematch not yet started), an invitation to a private table not yet started (none
-from a player you muted), your seat at a running tournament table, and tables
-waiting on your move. The player socket (``/ws/player/``,
+from a player you muted), your seat at a running tournament table, a report of
+yours a moderator resolved (until you dismiss it), and tables waiting on your move. The player socket (``/ws/player/``,
 pigparlor/tournaments/consumers.py) renders the menu when it connects and again
 on ``inbox.changed``, sending it only when it changed. ``poke`` sends that
 message; it goes out when
@@ -12,7 +12,8 @@ message; it goes out when
   its players (a finished table waits on nobody);
 - a player moves (``table_moved`` with a user): the mover (that table no longer waits on them);
 - the "your turn" check finds a table waiting on a player away from it (pigparlor/pwa/turns.py);
-- an invitation is sent (the invitee), and a tournament table is ready or over.
+- an invitation is sent (the invitee), and a tournament table is ready or over;
+- a moderator resolves a report, or its reporter dismisses the notice (the reporter).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import logging
 from django.template.loader import render_to_string
 
 from pigparlor.accounts.models import display_name
+from pigparlor.moderation.notices import reviewed_reports
 from pigparlor.pwa.models import Invitation, Mute
 from pigparlor.pwa.turns import tables_waiting_on
 from pigparlor.tables.broadcast import group_send
@@ -60,7 +62,7 @@ def tournament_table(user) -> list[dict]:
 
 
 def items_for(user) -> list[dict]:
-    items = rematch_offers(user) + invitations(user) + tournament_table(user)
+    items = rematch_offers(user) + invitations(user) + tournament_table(user) + reviewed_reports(user)
     in_tournament = {item["table_id"] for item in items if item["kind"] == "tournament"}
     items += [{"kind": "turn", "table": table}
               for table in tables_waiting_on(user.pk) if table.pk not in in_tournament]

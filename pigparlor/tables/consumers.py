@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
 from pigparlor.tables import presence, rendering, strict_json
 from pigparlor.tables.broadcast import call_then_send
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, GAME_OVER, GAME_OVER_SENTENCE, ILLEGAL, TableError
 from pigparlor.tables.fragments import out_of_band
 from pigparlor.tables.sockets import TableSocket
 
@@ -48,8 +48,10 @@ class TableConsumer(HtmlChat, TableSocket):
         await self.send(text_data=frame + marker)
 
     async def send_error(self, refusal: TableError):
+        # A tap that comes after the end (a close that had not reached this page yet) reads as a sentence.
+        message = GAME_OVER_SENTENCE if refusal.message == GAME_OVER else refusal.message
         element = format_html('<div id="table-error" class="table-error" role="alert" data-code="{}">{}</div>',
-                              refusal.code, refusal.message)
+                              refusal.code, message)
         if hasattr(self, "sent_parts"):
             self.sent_parts["table-error"] = element
         await self.send(text_data=out_of_band(element))

@@ -4,6 +4,10 @@ BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND = "bad_request", "stale", "ill
 # Too much at once from one user (sockets, tables): try again later.
 RATE_LIMITED = "rate_limited"
 CODES = (BAD_REQUEST, STALE, ILLEGAL, FORBIDDEN, NOT_FOUND, RATE_LIMITED)
+# The refusal of a move at a table that is over (finished, or closed by a moderator); the
+# table page shows it as a sentence (the protocol's messages are lower case, docs/api.md).
+GAME_OVER = "the game is over"
+GAME_OVER_SENTENCE = "The game is over."
 
 
 class TableError(Exception):

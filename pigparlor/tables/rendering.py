@@ -549,6 +549,7 @@ def context(snapshot: Snapshot, viewer: int | None) -> dict:
         "replaced": stand_in,
         "watchers": snapshot.table.watchers, "rematch": rematch_context(snapshot, viewer),
         "origin": snapshot.origin,
+        "closed": snapshot.table.status == ABORTED,  # a moderator closed it: nothing to press
         **coaching(snapshot, viewer, view, legal),
     }
 
@@ -579,8 +580,30 @@ def html_parts(snapshot: Snapshot, viewer: int | None) -> dict[str, str]:
     ctx[SHARED_BLOCKS] = snapshot.shared_blocks  # what every viewer of this version is shown alike
     parts = split_top_level(render_table_template(SHELL_TEMPLATE, ctx))
     if snapshot.state is not None:
-        parts.update(split_top_level(render_table_template(snapshot.game.table_template, ctx)))
+        game_parts = split_top_level(render_table_template(snapshot.game.table_template, ctx))
+        parts.update(closed_parts(game_parts) if snapshot.table.status == ABORTED else game_parts)
     return HTML.put(key, fill_slots(parts, slots))
+
+
+OPENING_TAG = re.compile(r"^(\s*<[A-Za-z][\w-]*)")
+CLOSED_PROMPT = '<section id="{}" class="table-closed-prompt" role="status"><p>Play has stopped: this table is closed.</p></section>'
+
+
+def closed_parts(parts: dict[str, str]) -> dict[str, str]:
+    """A closed table's game, for every viewer at once (its sockets re-render on the
+    close's ``seats_rev``): read-only. The game's prompt (each game's ``…-prompt``
+    part: "Your flip in a moment…", its buttons) says that play has stopped; every
+    other part stays in view but ``inert`` (nothing in it can be pressed or focused,
+    static/css/table.css greys it)."""
+    closed = {}
+    for element_id, html in parts.items():
+        if html.lstrip().startswith(("<link", "<script", "<style")):
+            closed[element_id] = html
+        elif element_id.endswith("-prompt"):
+            closed[element_id] = CLOSED_PROMPT.format(element_id)
+        else:
+            closed[element_id] = OPENING_TAG.sub(r"\1 inert", html, count=1)
+    return closed
 
 
 def render_table_template(name: str, ctx: dict) -> str:

@@ -20,7 +20,7 @@ from games.core.replay import state_digest
 from pigparlor.tables import inputs, limits, prepared, presence
 from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.broadcast import announce_after_commit
-from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, STALE, TableError
+from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, GAME_OVER, ILLEGAL, NOT_FOUND, STALE, TableError
 from pigparlor.tables.leavers import leavers
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
 from pigparlor.tables.registry import UnknownGame, get_game
@@ -328,7 +328,7 @@ def leave_table(table, user) -> None:
         mine.save(update_fields=["resigned", *presence.SEAT_FIELDS])
         presence.refresh_wake(table, seats)
     else:
-        raise TableError(ILLEGAL, "the game is over")
+        raise TableError(ILLEGAL, GAME_OVER)
     table.seats_rev += 1
     table.save()
     announce_after_commit(table, listing=True)
@@ -385,7 +385,7 @@ def close_table(table, reason: str) -> Table:
     game's state and version stay as they were: ``seats_rev`` tells every socket."""
     table = _locked(table)
     if table.status in (FINISHED, ABORTED):
-        raise TableError(ILLEGAL, "the game is over")
+        raise TableError(ILLEGAL, GAME_OVER)
     table.status = ABORTED
     table.rated = False
     table.closed_reason = reason
@@ -407,7 +407,7 @@ def seat_bot(table, index):
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seats):
         raise TableError(BAD_REQUEST, f"no seat {index!r} at this table")
     if table.status in (FINISHED, ABORTED):
-        raise TableError(ILLEGAL, "the game is over")
+        raise TableError(ILLEGAL, GAME_OVER)
     seat = seats[index]
     if seat.user_id is None or seat.bot_kind:
         raise TableError(ILLEGAL, "that seat is a bot's" if seat.bot_kind else "that seat is empty")
@@ -488,7 +488,7 @@ def act(table_id, seat, action, expected_version, *, user=None, rtt_ms=None, rec
         if user is not None and seats[seat].resigned:
             raise TableError(FORBIDDEN, "you left this table: a bot plays your seat to the end")
         if table.status in (FINISHED, ABORTED):
-            raise TableError(ILLEGAL, "the game is over")
+            raise TableError(ILLEGAL, GAME_OVER)
         if table.status == OPEN:
             raise TableError(ILLEGAL, "the game has not started")
         game = get_game(table.game)

@@ -31,6 +31,9 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
     mod_page = context_factory().new_page()
     ana, ben, moderator = sign_up(ana_page, live_site), sign_up(ben_page, live_site), sign_up(mod_page, live_site)
     live_site.manage("moderator", moderator)
+    mod_page.goto(f"{live_site}/")
+    mod_page.locator("#moderate-link").click()  # the site menu's way to the tools
+    expect(mod_page.locator("#content")).to_contain_text("Live rooms")
     created = api(live_site, live_site.manage("api_token", ana), "/api/tables/",
                   {"game": "pigpile", "seats": 4, "bots": 2, "options": {}})
     api(live_site, live_site.manage("api_token", ben), f"/api/tables/{created['id']}/join/", {})
@@ -39,6 +42,7 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
         page.goto(table_url)
         expect(page.locator("#chat-lines")).to_be_attached()
         expect(page.locator("#table-connection")).to_have_text("")  # the socket is open: no line is missed
+    expect(ana_page.locator("#moderate-link")).to_have_count(0)
 
     # Ben says something rude; Ana sees it and reports it from his name in the chat.
     ben_page.get_by_role("button", name=re.compile(r"^Chat")).click()  # a phone folds the chat into a drawer
@@ -72,7 +76,14 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
     for page in (ana_page, ben_page):
         expect(page.locator("#table-turn")).to_contain_text("closed by a moderator: abusive chat")
         expect(page.locator(".table-closed")).to_contain_text("closed by a moderator: abusive chat")
-    expect(ben_page.locator("#chat-status")).to_contain_text("You can chat again until")
+    expect(ben_page.locator("#chat-status")).to_contain_text("You are timed out of chat until")
+    expect(ben_page.locator("#chat-status")).to_contain_text("min left")
+    # The end time in the reader's own zone: the page localised it (its UTC fallback is gone).
+    expect(ben_page.locator("#chat-status time[data-localized]")).to_have_count(1)
+    expect(ben_page.locator("#chat-status")).not_to_contain_text("UTC")
+    for page in (ana_page, ben_page):  # the closed table is read-only at once: nothing to press
+        expect(page.locator("#pp-prompt")).to_have_text("Play has stopped: this table is closed.")
+        expect(page.locator("#table-socket form[ws-send]:not(.chat-form):not(.chat-quick__form):not([data-role])")).to_have_count(0)
 
     mod_page.goto(f"{live_site}/admin/moderation/modaction/")
     rows = mod_page.locator("#result_list tbody tr")
@@ -85,7 +96,7 @@ def test_report_timeout_and_close_reach_the_players_live(live_site, context_fact
     ben_page.fill("#chat-text", "sorry?")
     ben_page.click("#chat-form button[type=submit]")
     error = ben_page.locator("#chat-error")
-    expect(error).to_contain_text("timed you out of chat until")
-    expect(error).to_contain_text("min left")
+    expect(error).to_contain_text("timed you out of chat for")
+    expect(error).to_contain_text("more minutes")
     expect(ana_page.locator("#chat-lines")).not_to_contain_text("sorry?")
     ben_page.screenshot(path="/tmp/mod-e2e-ben-390.png", full_page=True)

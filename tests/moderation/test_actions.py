@@ -100,10 +100,11 @@ async def test_a_timeout_reaches_the_players_sockets_and_refuses_their_chat(coun
     await answered(program, api=True)
     await db(services.time_out)(moderator, ben.pk, 60, "shouting")
     status = [json.loads(frame) for frame in await until(program, lambda got: any('"chat_status"' in f for f in got))]
-    assert "until" in status[-1]["message"] and status[-1]["timeout_until"] is not None
+    # How long, not until when: a clock time in the message would be the server's zone.
+    assert "for 60 more minutes" in status[-1]["message"] and status[-1]["timeout_until"] is not None
     await program.send_json_to({"type": "chat", "text": "hey"})
     refusal = error_frames(await until(program, lambda got: error_frames(got)))[0]
-    assert refusal["code"] == "forbidden" and "min left" in refusal["message"]
+    assert refusal["code"] == "forbidden" and "timed you out of chat for 60 more minutes" in refusal["message"]
     with pytest.raises(TableError, match="10, 60 or 1440"):
         await db(services.time_out)(moderator, ben.pk, 30, "odd length")
     await program.disconnect()

@@ -238,7 +238,7 @@ class Fuzzed:
         else:
             await self.socket.send_to(text_data=json.dumps({"version": str(marker), "action": '{"type": "x"}'}))
             # Only the frame just before can have ended the game: then this one's answer.
-            endings = (f"not {marker}", "the game is over")
+            endings = (f"not {marker}", "The game is over.")  # the page's sentence for GAME_OVER
         got = []
         while True:
             message = await self.socket.receive_output(timeout=REPLY_SECONDS)
