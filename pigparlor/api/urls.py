@@ -17,4 +17,6 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/withdraw/", tournaments.withdraw, name="api-tournament-withdraw"),
     path("tournaments/<int:tournament_id>/checkin/", tournaments.checkin, name="api-tournament-checkin"),
     path("tournaments/<int:tournament_id>/me/", tournaments.me, name="api-tournament-me"),
+    path("schema/", views.openapi_document, name="api-schema"),
+    path("schema/socket/", views.socket_document, name="api-socket-schema"),
 ]

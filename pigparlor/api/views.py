@@ -190,3 +190,21 @@ def leaderboard(request, game: str):
     return JsonResponse({"game": game, "players": [
         {"rank": placed.rank, "username": placed.username, "rating": placed.row.skill.rating,
          "games": placed.row.games} for placed in queries.leaderboard(game)]})
+
+
+@csrf_exempt  # a GET-only door: any other method is a 405, not a CSRF 403
+@require_http_methods(["GET"])
+def openapi_document(request):
+    """The OpenAPI 3.1 document of this API (public: it holds no secrets)."""
+    from pigparlor.api.schema import openapi
+
+    return JsonResponse(openapi())
+
+
+@csrf_exempt
+@require_http_methods(["GET"])
+def socket_document(request):
+    """The JSON Schema of the table socket's messages (public)."""
+    from pigparlor.api.schema import socket_schema
+
+    return JsonResponse(socket_schema())

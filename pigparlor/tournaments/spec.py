@@ -148,7 +148,7 @@ def capacity(value) -> tuple[int, int]:
 
 def conditions(value) -> tuple[int | None, int | None, int, bool]:
     """The entry conditions: (min_rating, max_rating, min_games, established)."""
-    value = value or {}
+    value = {} if value is None else value  # null is "none"; false, 0, "" and [] are wrong types
     if not isinstance(value, dict):
         refuse("conditions must be a JSON object")
     inputs.fields(value, CONDITION_FIELDS)
