@@ -41,6 +41,7 @@
     if (cries) {
       cries.classList.remove("is-done");
       cries.querySelectorAll(".is-sent").forEach(function (b) { b.classList.remove("is-sent"); });
+      cries.querySelectorAll(".ok-cry[aria-disabled]").forEach(function (b) { b.removeAttribute("aria-disabled"); });
     }
   }
 
@@ -59,6 +60,8 @@
     form.querySelector("input[name=action]").value = JSON.stringify(action);
     button.classList.add("is-sent");
     form.classList.add("is-done");
+    // One cry a card: the others are dimmed and say so to assistive technology too.
+    form.querySelectorAll(".ok-cry:not(.is-sent)").forEach(function (b) { b.setAttribute("aria-disabled", "true"); });
     form.requestSubmit();
   }
 

@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support.browser import horizontal_overflow, sign_up
+from tests.support.mfa import enrol_on_site
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -17,6 +18,7 @@ def test_a_ban_from_the_profile_hides_the_spam_in_an_open_lobby(live_site, conte
     mod_page = context_factory().new_page()
     spammer, _, moderator = sign_up(spam_page, live_site), sign_up(watch_page, live_site), sign_up(mod_page, live_site)
     live_site.manage("moderator", moderator)
+    enrol_on_site(live_site, moderator)  # a moderator's powers need two-factor sign-in
     lobby = f"{live_site}/games/snout/"
     for page in (spam_page, watch_page):
         page.goto(lobby)
