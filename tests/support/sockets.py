@@ -145,17 +145,3 @@ async def opened(socket, timeout: float = WAIT_SECONDS) -> list[str]:
     """The frames a socket gets on connecting, up to and with the table as it is (its first
     state frame)."""
     return await until(socket, lambda frames: any(frame_version(frame) is not None for frame in frames), timeout)
-
-
-async def drain(communicator, settle: float = 0.05) -> list[str]:
-    """Every frame the socket has received until it stays quiet for ``settle`` s.
-
-    A wait on time, kept only for the call sites not yet moved to a fact (``until``,
-    ``frames_until``, ``answered``); tests/test_suite_rules.py counts them and fails on a new one."""
-    frames = []
-    # receive_output's own timeout would cancel the consumer: wait with receive_nothing.
-    while not await communicator.receive_nothing(timeout=settle):
-        message = await communicator.receive_output(timeout=5)
-        if message["type"] == "websocket.send":
-            frames.append(message["text"])
-    return frames
