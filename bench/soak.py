@@ -226,7 +226,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pigparlor-soak-") as directory:
-        process, base, env = start_server(Path(directory), {"PIGPARLOR_BOT_DELAY_MS": str(args.delay_ms)})
+        process, base, env = start_server(Path(directory), extra_env={"PIGPARLOR_BOT_DELAY_MS": str(args.delay_ms)})
         try:
             server = server_process(base)
             rss_start = server.memory_info().rss

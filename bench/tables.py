@@ -91,9 +91,10 @@ def server_env(directory: Path) -> dict:
     return env
 
 
-def start_server(directory: Path, workers: int) -> tuple[subprocess.Popen, str, dict]:
+def start_server(directory: Path, workers: int = 1, extra_env: dict | None = None
+                 ) -> tuple[subprocess.Popen, str, dict]:
     port = free_port()
-    env = server_env(directory)
+    env = {**server_env(directory), **(extra_env or {})}
     log_path = directory / "serve.log"
     command = [sys.executable, str(ROOT / "manage.py"), "serve", "--port", str(port)]
     if workers > 1:
