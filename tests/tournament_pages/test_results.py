@@ -44,7 +44,11 @@ def test_a_finished_swiss_reads_1st_2nd_3rd_with_each_rounds_place_and_what_poin
     assert "Stage 1 (Count to Ten Swiss): each table gives 1st 1 · 2nd 0 at a full table of 2 (other sizes " \
            "scaled); a bye 0.5; ties go to Buchholz" in text
     html = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert 't-medal t-medal--1">1st<' in html and 't-medal t-medal--2">2nd<' in html
+    # A medal for each place on the podium, as the places fell (under a busy clock a seat it
+    # handed to a bot can tie two players, and a shared 1st leaves no 2nd).
+    medals = re.findall(r't-medal t-medal--(\d)">(\d)(?:st|nd|rd)', html)
+    assert medals and medals[0] == ("1", "1") and all(medal == place for medal, place in medals)
+    assert sorted(int(place) for place, _ in medals) == sorted(place for place in places.values() if place <= 3)
 
 
 def test_a_running_swiss_shows_the_tie_break_and_byes_in_the_round_heading(client, count_game):
