@@ -26,6 +26,12 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# A browser test's expect() waits for its fact up to 15 s (Playwright's default is 5 s): on a
+# busy machine a live update can take seconds. The same for every test, whatever ran before
+# (set_options is global to the process).
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parent.parent
 

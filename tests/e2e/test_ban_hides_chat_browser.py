@@ -12,7 +12,6 @@ PHONE = {"width": 390, "height": 844}
 
 
 def test_a_ban_from_the_profile_hides_the_spam_in_an_open_lobby(live_site, context_factory):
-    expect.set_options(timeout=15_000)  # a busy machine: live updates may take seconds, never a fixed sleep
     spam_page = context_factory().new_page()
     watch_page = context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     mod_page = context_factory().new_page()

@@ -26,7 +26,6 @@ def api(live_site, token, path, body):
 
 @pytest.mark.long
 def test_report_timeout_and_close_reach_the_players_live(live_site, context_factory):
-    expect.set_options(timeout=15_000)  # a busy machine: live updates may take seconds, never a fixed sleep
     ana_page = context_factory().new_page()
     ben_page = context_factory(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     mod_page = context_factory().new_page()
