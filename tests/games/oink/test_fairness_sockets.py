@@ -45,15 +45,16 @@ def as_planned(result) -> bool:
 
 @pytest.mark.long
 def test_o9_the_faster_reaction_takes_the_pile_over_10_and_150_ms_links(live_site, tokens):
-    # 100 counted races (140 planned: some are spoiled by a starved harness): 95 won by the
-    # faster reactor is the bar; bench/fairness.py measures every delay cell (100 % in all 16).
-    races = plan_races(140, GAP, seed=6)
+    # 180 planned; a starved harness spoils some (41 % of them once on a loaded box), so at
+    # least 90 must count, and 95 % of those counted won by the faster reactor is the bar.
+    # bench/fairness.py measures every delay cell (100 % in all 16 on an idle box).
+    races = plan_races(180, GAP, seed=6)
     results = run_in_fresh_loop(run_races(live_site, tokens, (NEAR, FAR), races, tables=8, limit_s=300))
-    counted = [result for result in results if as_planned(result)][:100]
+    counted = [result for result in results if as_planned(result)]
     ours, arrival = shares(counted)
     wins = [result.taker == result.race.faster for result in counted]
     report = f"{sum(wins)}/{len(counted)} won by the faster; {len(results) - len(counted)} races not as planned"
-    assert len(counted) == 100, report
+    assert len(counted) >= 90, report
     assert ours >= 0.95, report
     # Plain arrival order would hand the far player's quicker reactions to the near player.
     assert arrival <= 0.75, f"arrival order {arrival:.0%}: the races did not test lag"
