@@ -29,9 +29,19 @@
     setExpanded(true);
   }
 
+  // The button says "collapsed" and gets the focus back at once, in the same task as the
+  // close (the dialog's own close event comes a task later; a reader in between saw
+  // aria-expanded still "true"); the event covers any other way the dialog closes.
+  function closed() {
+    setExpanded(false);
+    if (opener && document.contains(opener)) { opener.focus(); }
+    opener = null;
+  }
+
   function closePanel() {
     if (!dialog.open) { return; }
     dialog.close();
+    closed();
   }
 
   if (dialog) {
@@ -46,11 +56,7 @@
     dialog.addEventListener("keydown", function (event) {
       if (event.key === "Escape") { event.preventDefault(); closePanel(); }
     });
-    dialog.addEventListener("close", function () {
-      setExpanded(false);
-      if (opener && document.contains(opener)) { opener.focus(); }
-      opener = null;
-    });
+    dialog.addEventListener("close", closed);
   }
 
   function showHint() {
