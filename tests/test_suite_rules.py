@@ -34,7 +34,6 @@ ALLOWED = {
     "scaleout/test_two_processes.py": 1,    # polls PostgreSQL for the sockets' counts
     "tournaments/test_serve.py": 1,         # polls the JSON API for the tournament's status
     "scaleout/test_socket_caps.py": 1,      # polls PostgreSQL for the presence rows
-    "e2e/test_reconnect_browser.py": 1,     # polls the server's database for the page's player socket
     "e2e/test_push_browser.py": 2,          # polls for the service worker's registration and the shown notification
 }
 

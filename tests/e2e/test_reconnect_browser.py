@@ -4,7 +4,6 @@ seconds' back-off, and carries on from the database. A socket the server
 closed for good (the session ended, a cap) says so instead of "reconnecting"."""
 import sqlite3
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -46,6 +45,11 @@ def test_the_table_page_reconnects_after_the_server_restarts(context_factory):
             stop_site(site)
 
 
+# Each socket area the page opens (htmx's ws extension), by address: a fact in the page.
+NOTE_OPENED = """document.addEventListener("htmx:wsOpen", function (event) {
+  window.__opened = (window.__opened || []).concat([event.detail.elt.getAttribute("ws-connect") || ""]); });"""
+
+
 def player_sockets(site, username: str) -> int:
     with sqlite3.connect(site.db_path, timeout=30) as db:
         return db.execute("SELECT count(*) FROM tables_presence p JOIN auth_user u ON u.id = p.user_id "
@@ -54,13 +58,13 @@ def player_sockets(site, username: str) -> int:
 
 def test_a_page_whose_session_ended_in_another_tab_says_so(live_site, context_factory):
     context = context_factory(viewport=PHONE)
+    context.add_init_script(NOTE_OPENED)
     page = context.new_page()
     name = sign_up(page, live_site)
     page.goto(f"{live_site}/games/pigpile/")
-    deadline = time.monotonic() + 30
-    while player_sockets(live_site, name) == 0:  # the page's player socket is open
-        assert time.monotonic() < deadline, "the player socket never opened"
-        time.sleep(0.05)  # a poll: the rows are the fact waited for
+    # The page's player socket is open: the server wrote its presence row before accepting it.
+    page.wait_for_function("() => (window.__opened || []).some(url => url.includes('/ws/player/'))")
+    assert player_sockets(live_site, name) == 1
     other = context.new_page()
     other.goto(f"{live_site}/")
     with other.expect_navigation():  # the header's Log out form (behind a menu on a phone)
