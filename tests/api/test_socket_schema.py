@@ -16,33 +16,17 @@ import pytest
 
 from pigparlor.moderation import services as moderation
 from pigparlor.tables import services
-from pigparlor.tables.models import FINISHED, RUNNING
+from pigparlor.tables.models import FINISHED
 from pigparlor.tables.registry import all_games, get_game
 from tests.moderation.helpers import make_moderator
 from tests.support.schemas import _socket_validator, check_frame
 from tests.support.sockets import answered, db, frame_version, open_socket, opened, until
-from tests.support.tables import make_user, step_clock, table
+from tests.support.tables import make_user, next_step, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 GAMES = sorted(game.slug for game in all_games())
 SEED = 20261203
-
-
-def next_step(table_id: int, rng: random.Random):
-    """None once the game is over; else a human's (seat, version, action), or the clock's move
-    (made here, skipping ahead to its next wake-up)."""
-    current = table(table_id)
-    if current.status != RUNNING:
-        return None
-    engine = get_game(current.game).engine
-    state = engine.load(current.state)
-    movers = [(seat, legal) for seat in (0, 1) if (legal := engine.legal_actions(state, seat))]
-    if movers and (rng.random() < 0.5 or current.wake_at_ms is None):
-        seat, legal = rng.choice(movers)
-        return seat, current.version, rng.choice(legal)
-    step_clock(table_id)
-    return "clock"
 
 
 class Table:

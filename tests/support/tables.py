@@ -105,3 +105,24 @@ def bot_game_snapshots(slug: str, seed: int, name: str = "Player {}") -> list:
         at.version = version
         snapshots.append(Snapshot(at, seats, state))
     return snapshots
+
+
+def next_step(table_id: int, rng):
+    """One step of a two-human table's game (seats 0 and 1), decided in one trip to the
+    database: None when it is over, a human's (seat, version, action) to send through their
+    socket (``rng``: a ``random.Random``), or the clock's turn (done here, skipping ahead to
+    its next wake-up)."""
+    from pigparlor.tables.models import RUNNING
+    from pigparlor.tables.registry import get_game
+
+    current = table(table_id)
+    if current.status != RUNNING:
+        return None
+    engine = get_game(current.game).engine
+    state = engine.load(current.state)
+    movers = [(seat, legal) for seat in (0, 1) if (legal := engine.legal_actions(state, seat))]
+    if movers and (rng.random() < 0.5 or current.wake_at_ms is None):
+        seat, legal = rng.choice(movers)
+        return seat, current.version, rng.choice(legal)
+    step_clock(table_id)
+    return "clock"

@@ -16,10 +16,10 @@ from django.template.loader import get_template
 
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.tables import services
-from pigparlor.tables.models import FINISHED, RUNNING, ActionLog
+from pigparlor.tables.models import FINISHED, ActionLog
 from pigparlor.tables.registry import all_games, get_game
 from tests.support.sockets import db, frame_version, open_socket, until, up_to
-from tests.support.tables import make_user, step_clock, table
+from tests.support.tables import make_user, next_step, table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -48,23 +48,6 @@ def hidden_by_version(table_id: int, viewers) -> dict[int, dict]:
         state = engine.apply(state, entry.seat, entry.action, entry.at_ms - current.started_at_ms)
         hidden[entry.version] = {viewer: engine.hidden_cards(state, viewer) for viewer in viewers}
     return hidden
-
-
-def next_step(table_id: int, rng: random.Random):
-    """One step of the game, decided in one trip to the database: None when it is
-    over, a human's (seat, version, action) to send through their socket, or
-    the clock's turn (done here, skipping ahead to its next wake-up)."""
-    current = table(table_id)
-    if current.status != RUNNING:
-        return None
-    engine = get_game(current.game).engine
-    state = engine.load(current.state)
-    movers = [(seat, legal) for seat in (0, 1) if (legal := engine.legal_actions(state, seat))]
-    if movers and (rng.random() < 0.5 or current.wake_at_ms is None):
-        seat, legal = rng.choice(movers)
-        return seat, current.version, rng.choice(legal)
-    step_clock(table_id)
-    return "clock"
 
 
 async def play_whole_game(slug: str, seed: int = 1, transports=(True, False)):
