@@ -42,12 +42,14 @@ def state_digest(dumped) -> str:
 
 def versions_of(sent: list[Sent], viewers) -> list[dict]:
     """The record's lines for a table's versions (every element at the first)."""
-    lines, before = [], {}
+    lines: list[dict] = []
+    before: dict[str, str] = {}
     for at in sent:
         elements = sorted({element for viewer in viewers for element in at.parts[viewer]})
         parts = {element: digest(canonical([at.parts[viewer].get(element, MISSING) for viewer in viewers]),
                                  PART_CHARS) for element in elements}
-        changed = {element: value for element, value in parts.items() if before.get(element) != value}
+        changed: dict[str, str | None] = {element: value for element, value in parts.items()
+                                          if before.get(element) != value}
         changed.update({element: None for element in before if element not in parts})
         lines.append({
             "version": at.version, "state": state_digest(at.state),
@@ -66,7 +68,8 @@ def table_record(case: Case, sent: list[Sent]) -> dict:
 
 def full_parts(lines: list[dict]) -> list[dict]:
     """Each version's element digests in full (the record keeps only the changes)."""
-    full, now = [], {}
+    full: list[dict] = []
+    now: dict[str, str] = {}
     for line in lines:
         now = {**now, **line["parts"]}
         now = {element: value for element, value in now.items() if value is not None}
