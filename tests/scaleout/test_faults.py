@@ -3,6 +3,16 @@ Redis of the test's own; JSON players and bots play several Pig Pile tables
 while one process is killed with ``kill -9`` and restarted, again and again,
 and Redis itself is restarted.
 
+Every fault is injected when a fact holds, never after a delay, so a slow or
+busy machine cannot make the games outrun it:
+- process A is killed once a player's socket is open on A, its game is not
+  over, and its table has moved on since the last kill (``FaultPlan``);
+- while A is down, the players hold their moves (bots and the clock may still
+  move); once A is back the players whose home is A go back to it, play again,
+  and the next kill waits for the same fact;
+- Redis is restarted once a change's frame has crossed it (a player heard a
+  broadcast after A came back), while the players keep playing.
+
 What must hold:
 - every table finishes;
 - no action is lost or applied twice: each log's versions run 2..N without a
@@ -42,8 +52,10 @@ pytestmark = pytest.mark.scaleout
 
 TABLES = 3
 KILLS = 3
+# Versions a table moves between two kills: spreads the kills over the game.
+MOVES_BETWEEN_KILLS = 4
 # Guards against a hung run, not timing checks.
-GAME_SECONDS = 240
+GAME_SECONDS = 300
 QUIET_SECONDS = 5
 # Short beats, expiry and grace, so a killed process's sockets are swept and an
 # absent player's seat handed to a bot within the test's few seconds.
@@ -68,14 +80,14 @@ class OwnRedis:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while True:
             try:
                 sockets.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return
             except OSError:
                 assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
+                time.sleep(0.05)  # a poll: what is waited for is the port answering
 
     def stop(self) -> None:
         if self.process is not None:
@@ -90,6 +102,22 @@ def fault_database(scaleout_services):
         yield url
 
 
+class FaultPlan:
+    """What the players tell the fault loop, under one lock: where each socket is
+    open and what it last heard. The fault loop waits on these facts (``wait_for``)
+    and kills while it holds the lock, so no player can change them in between."""
+
+    def __init__(self):
+        self.facts = threading.Condition()
+        self.may_act = threading.Event()  # cleared while A is down: the players hold their moves
+        self.may_act.set()
+        self.rehome = False  # set once A is back: players whose home is A reconnect to it
+
+    def changed(self) -> None:
+        with self.facts:
+            self.facts.notify_all()
+
+
 @dataclass
 class Player:
     """A program on the JSON protocol that survives its server dying: it
@@ -99,15 +127,30 @@ class Player:
     name: str
     token: str
     ws_path: str
-    homes: list  # the sites to try, its own first
+    homes: list  # the sites' base URLs to try, its own first
     rng: random.Random
+    plan: FaultPlan
     frames: list[dict] = field(default_factory=list)
     seat: int | None = None
     reconnects: int = 0
     refusals: list[dict] = field(default_factory=list)
+    on: str | None = None  # the site whose socket this player has open, once it heard a frame there
+    heard_on_socket: int = 0  # frames heard on this socket beyond its first (broadcasts, not the snapshot)
+    over: bool = False
+
+    def hear(self, site: str | None, frame: dict | None) -> None:
+        with self.plan.facts:
+            if frame is None:
+                self.on, self.heard_on_socket = None, 0
+            else:
+                self.heard_on_socket += 0 if self.on is None else 1
+                self.on = site
+                self.frames.append(frame)
+                self.seat = frame["seat"]
+                self.over = "outcome" in frame
+            self.plan.facts.notify_all()
 
     def play(self, stop: threading.Event) -> None:
-        acted_at = 0
         give_up = time.monotonic() + GAME_SECONDS
         attempt = 0
         while time.monotonic() < give_up and not stop.is_set():
@@ -116,7 +159,12 @@ class Player:
                 with connect(f"{site.ws_url}{self.ws_path}", open_timeout=5,
                              additional_headers={"Authorization": f"Bearer {self.token}"}) as socket:
                     attempt = 0
+                    # A move sent on a socket whose process died may never have arrived: on a new
+                    # socket the player answers the snapshot again (a stale answer is refused).
+                    acted_at = 0
                     while time.monotonic() < give_up:
+                        if self.plan.rehome and site.url != self.homes[0].url:
+                            break  # its own process is back: go home (a balancer's choice, not a fault)
                         try:
                             frame = json.loads(socket.recv(timeout=QUIET_SECONDS))
                         except TimeoutError:
@@ -127,19 +175,23 @@ class Player:
                             continue
                         if frame["type"] != "state":
                             continue
-                        self.frames.append(frame)
-                        self.seat = frame["seat"]
+                        self.hear(site.url, frame)
                         if "outcome" in frame:
+                            self.hear(None, None)
                             return
                         if frame["legal"] and frame["version"] > acted_at:
+                            assert self.plan.may_act.wait(GAME_SECONDS), "A never came back"
                             acted_at = frame["version"]
                             action = BOTS["sensible"].choose(frame["view"], frame["legal"], self.rng)
                             socket.send(json.dumps({"type": "act", "version": frame["version"], "action": action}))
+                self.hear(None, None)
             except (OSError, WebSocketException, TimeoutError):
+                self.hear(None, None)
                 self.reconnects += 1
                 attempt += 1
-                time.sleep(0.1 + self.rng.random() * 0.2)
-        raise AssertionError(f"{self.name}: no outcome within {GAME_SECONDS} s; last frame {self.frames[-1:]}")
+                time.sleep(0.1 + self.rng.random() * 0.2)  # a reconnect's backoff, as a client's
+        if not stop.is_set():
+            raise AssertionError(f"{self.name}: no outcome within {GAME_SECONDS} s; last frame {self.frames[-1:]}")
 
 
 def leftovers(database_url: str, table_ids: list[int]) -> tuple[list, list]:
@@ -162,36 +214,80 @@ def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_dat
     port_a = int(site_a.rsplit(":", 1)[1])
     sites = {"a": site_a, "b": site_b}
     stop = threading.Event()
+    plan = FaultPlan()
     faults: list[str] = []
     try:
         players, table_ids = [], []
         for number in range(TABLES):
             host, guest = (site_a.manage("api_token", f"host{number}", "--create"),
                            site_a.manage("api_token", f"guest{number}", "--create"))
+            # The longest turn timer: while A is down the players hold their moves, and the clock
+            # must not play for them then (it would hand their seats to bots and end the games).
             status, created = http(site_b, "POST", "/api/tables/", host, {
-                "game": "pigpile", "seats": 3, "bots": 1, "options": {"turn_seconds": 30}})
+                "game": "pigpile", "seats": 3, "bots": 1, "options": {"turn_seconds": 600}})
             assert status == 201, created
             status, joined = http(site_b, "POST", f"/api/tables/{created['id']}/join/", guest, {})
             assert status == 200, joined
             table_ids.append(created["id"])
-            players += [Player(f"host{number}", host, created["ws"], [site_a, site_b], random.Random(number)),
-                        Player(f"guest{number}", guest, created["ws"], [site_b, site_a], random.Random(-number))]
+            players += [Player(f"host{number}", host, created["ws"], [site_a, site_b], random.Random(number), plan),
+                        Player(f"guest{number}", guest, created["ws"], [site_b, site_a], random.Random(-number),
+                               plan)]
+        table_of = {player.name: table_ids[int(player.name.removeprefix("host").removeprefix("guest"))]
+                    for player in players}
+
+        def table_versions() -> dict[int, int]:
+            versions: dict[int, int] = {}
+            for player in players:
+                if player.frames:
+                    table = table_of[player.name]
+                    versions[table] = max(versions.get(table, 0), player.frames[-1]["version"])
+            return versions
+
+        at_last_kill: dict[int, int] = {}
+
+        def wait_for(fact, what: str) -> None:
+            """Holds the plan's lock on return, with ``fact()`` true (the caller acts, then releases)."""
+            plan.facts.acquire()
+            plan.facts.wait_for(lambda: fact() or stop.is_set() or all(player.over for player in players),
+                                timeout=GAME_SECONDS)
+            if not fact():
+                plan.facts.release()
+                seen = [(player.name, player.on, player.over, player.frames[-1]["version"] if player.frames else None,
+                         player.reconnects) for player in players]
+                raise AssertionError(f"{what} never held (faults so far: {faults}; the players: {seen}; "
+                                     f"the tables at the last kill: {at_last_kill})")
 
         def fault_loop():
-            """kill -9 process A mid-game and bring it back; restart Redis once."""
+            """kill -9 process A while a player plays on it, bring it back, send its players home;
+            restart Redis once a frame has crossed it."""
+
+            def a_player_moved_on_a() -> bool:
+                versions = table_versions()
+                return any(player.on == sites["a"].url and not player.over
+                           and versions[table_of[player.name]] >= at_last_kill.get(table_of[player.name], 0)
+                           + MOVES_BETWEEN_KILLS for player in players)
+
             for kill in range(KILLS):
-                if stop.wait(2.0):
-                    return
-                sites["a"].process.send_signal(signal.SIGKILL)
+                wait_for(a_player_moved_on_a, f"kill {kill + 1}: a player on A whose table moved on")
+                try:
+                    plan.may_act.clear()
+                    plan.rehome = False
+                    sites["a"].process.send_signal(signal.SIGKILL)
+                    at_last_kill.update(table_versions())
+                finally:
+                    plan.facts.release()
                 sites["a"].process.wait()
                 faults.append(f"kill -9 A #{kill + 1}")
-                if stop.wait(1.0):
-                    return
                 sites["a"] = start_site(dirs["a"], env, port=port_a)
+                plan.rehome = True
+                plan.may_act.set()
+                plan.changed()
                 if kill == 1:
+                    wait_for(lambda: any(player.on == sites["a"].url and player.heard_on_socket for player in players),
+                             "a broadcast heard from the restarted A (a frame that crossed Redis)")
+                    plan.facts.release()
                     redis.stop()
                     faults.append("redis down")
-                    time.sleep(0.5)
                     redis.start()
                     faults.append("redis up")
 
@@ -199,6 +295,7 @@ def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_dat
             chaos = pool.submit(fault_loop)
             games = [pool.submit(player.play, stop) for player in players]
             try:
+                chaos.result()
                 for game in games:
                     game.result()
             except Exception as failure:
@@ -206,8 +303,9 @@ def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_dat
                 raise AssertionError(f"a player failed after {faults}; the servers said:\n{logs}") from failure
             finally:
                 stop.set()
-                chaos.result()
-        assert faults[:2] == ["kill -9 A #1", "kill -9 A #2"], f"the games ended before the faults: {faults}"
+                plan.may_act.set()
+                plan.changed()
+        assert faults == [f"kill -9 A #{n}" for n in (1, 2)] + ["redis down", "redis up", "kill -9 A #3"], faults
 
         for table_id in table_ids:
             table, log = committed(fault_database, table_id)
@@ -220,8 +318,7 @@ def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_dat
             assert ENGINE.outcome(final).as_json() == engine_outcome  # "left", "left_early" are the platform's
         seen = 0
         for player in players:
-            table_id = table_ids[int(player.name.removeprefix("host").removeprefix("guest"))]
-            table, log = committed(fault_database, table_id)
+            table, log = committed(fault_database, table_of[player.name])
             states = states_by_version(table, log)
             for frame in player.frames:
                 if frame["version"] >= 1:
@@ -231,14 +328,16 @@ def test_kill_nine_and_a_redis_restart_lose_nothing(scaleout_services, fault_dat
             assert player.frames[-1]["outcome"] == table["outcome"]
             assert all(refusal["code"] in ("stale", "illegal") for refusal in player.refusals), player.refusals
         assert seen > 100
-        assert sum(player.reconnects for player in players) >= KILLS, "the kills never reached a player"
+        # Each kill was made while a player's socket was open on A (the fact it waited for): its socket broke.
+        assert sum(player.reconnects for player in players) >= KILLS, "a kill reached no player"
 
         deadline = time.monotonic() + 15
         while leftovers(fault_database, table_ids) != ([], []) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            time.sleep(0.2)  # a poll between reads of the fact (the presence rows)
         assert leftovers(fault_database, table_ids) == ([], []), "a seat stayed connected without a live socket"
     finally:
         stop.set()
+        plan.may_act.set()
         for site in sites.values():
             stop_site(site)
         redis.stop()
