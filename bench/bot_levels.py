@@ -35,10 +35,10 @@ django.setup()
 from bench.ratings import fit_plackett_luce  # noqa: E402
 from games.core.bots import DEFAULT_LEVEL  # noqa: E402
 from games.core.playout import PlayoutStuck, play  # noqa: E402
+from games.core.registry import all_games, get_game  # noqa: E402
 from games.oink.bots import plan_for  # noqa: E402
 from games.oink.cards import DECK, correct_cry  # noqa: E402
 from pigparlor.ratings.scale import BETA, BOT_SIGMA, MODEL, Skill  # noqa: E402
-from pigparlor.tables.registry import all_games, get_game  # noqa: E402
 
 
 def slaps(args):

@@ -68,12 +68,12 @@ MEMO = "pigparlor/core/memo.py"
 DEBT: dict[str, int] = {
     "circles": 16,                # one circle: tables' broadcast, clock, presence, rendering, services with
                                   # ratings, pwa, tournaments and moderation's notices
-    "upward": 32,                 # tables -> ratings/pwa/moderation, accounts -> ratings/api/pwa…
+    "upward": 28,                 # tables -> ratings/pwa/moderation, accounts -> ratings/api/pwa…
     "seats_rev_writes": 16,       # tables' services (10), clock, presence, ratings' service (4)
     "announces": 17,              # the same writers announce themselves
     "caches": 20,                 # Lru, _Latest, SharedRenders, lru_cache/cache and hand-made OrderedDict LRUs
-    "games_import_platform": 4,   # each game's apps.py registers through pigparlor.tables.registry
-    "slugs": 18,                  # bot levels' ratings, the lobby's game art, a default game
+    "games_import_platform": 0,   # paid: the registry is games.core's
+    "slugs": 17,                  # bot levels' ratings, the lobby's game art, a default game
 }
 
 CACHE_CALLS = {"lru_cache", "cache", "OrderedDict", "Lru", "_Latest", "SharedRenders"}

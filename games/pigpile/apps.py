@@ -7,10 +7,10 @@ class PigPileConfig(AppConfig):
     verbose_name = "Pig Pile"
 
     def ready(self):
+        from games.core.registry import Game, register
         from games.pigpile.bots import BOTS
         from games.pigpile.coach import COACH
         from games.pigpile.engine import ENGINE
-        from pigparlor.tables.registry import Game, register
 
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="pigpile/table.html",
                       blurb="Race to shed your cards; wash the pile with an 8.",

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from games.core import IllegalAction
+from games.core.registry import get_game
 from games.core.replay import commitment, state_digest, states
 from pigparlor.moderation.permissions import is_moderator
 from pigparlor.tables.errors import FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
 from pigparlor.tables.models import ABORTED, FINISHED, ActionLog, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import Lru
 
 OVER = (FINISHED, ABORTED)

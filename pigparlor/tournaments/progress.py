@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 
 log = logging.getLogger(__name__)
 

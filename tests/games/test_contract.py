@@ -15,8 +15,8 @@ import pytest
 from games.core import IllegalAction, Outcome
 from games.core.bots import Bot, RandomBot
 from games.core.playout import play, replay
+from games.core.registry import all_games
 from games.core.viewcheck import cards_in_view
-from pigparlor.tables.registry import all_games
 
 GAMES = all_games()
 SEAT_COUNTS = [(game, seats) for game in GAMES for seats in range(game.engine.min_seats, game.engine.max_seats + 1)]

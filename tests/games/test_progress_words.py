@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from games.core.playout import play
+from games.core.registry import get_game
 from pigparlor.tables.models import RUNNING, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.replay import Replay, Step
 from pigparlor.tournaments.progress import table_progress
 

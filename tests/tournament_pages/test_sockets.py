@@ -6,9 +6,9 @@ import random
 import pytest
 from asgiref.sync import sync_to_async
 
+from games.core.registry import get_game
 from pigparlor.tables import services as tables
 from pigparlor.tables.models import Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import live, progress, services
 from pigparlor.tournaments.standings import open_tables
 from tests.support.sockets import WAIT_SECONDS, connect, frame_with, open_socket

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.core import Engine
 from games.core.bots import Bot
 from games.core.coach import Coach
+from games.core.contract import Engine
 
 
 @dataclass(frozen=True)
