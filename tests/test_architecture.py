@@ -73,7 +73,7 @@ DEBT: dict[str, int] = {
     "announces": 17,              # the same writers announce themselves
     "caches": 20,                 # Lru, _Latest, SharedRenders, lru_cache/cache and hand-made OrderedDict LRUs
     "games_import_platform": 0,   # paid: the registry is games.core's
-    "slugs": 17,                  # bot levels' ratings, the lobby's game art, a default game
+    "slugs": 6,                   # bot levels' ratings, a default game
 }
 
 CACHE_CALLS = {"lru_cache", "cache", "OrderedDict", "Lru", "_Latest", "SharedRenders"}

@@ -29,6 +29,9 @@ class Game:
     # How many times the platform's think time (PIGPARLOR_BOT_DELAY_MS) this game's bots wait
     # before a turn-based move: a Snout! toss changes every hand at once and needs longer to read.
     bot_think: float = 1.0
+    # The template (of the game's app) that draws the game's tile in the lobby: a few of its
+    # cards. "" draws a plain pig.
+    lobby_art: str = ""
 
     @property
     def slug(self) -> str:

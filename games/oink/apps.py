@@ -11,5 +11,6 @@ class OinkConfig(AppConfig):
         from games.oink.coach import COACH
         from games.oink.engine import ENGINE
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="oink/table.html",
+                      lobby_art="oink/_lobby_art.html",
                       blurb="Flip, watch, and slap with the right cry before anyone else.",
                       score_unit=("card", "cards")))

@@ -11,4 +11,5 @@ class PiggyPiggyConfig(AppConfig):
         from games.piggypiggy.coach import COACH
         from games.piggypiggy.engine import ENGINE
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="piggypiggy/table.html",
+                      lobby_art="piggypiggy/_lobby_art.html",
                       blurb="Play food, steal pigs, and score what you draw to match them."))

@@ -13,5 +13,6 @@ class PigPileConfig(AppConfig):
         from games.pigpile.engine import ENGINE
 
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="pigpile/table.html",
+                      lobby_art="pigpile/_lobby_art.html",
                       blurb="Race to shed your cards; wash the pile with an 8.",
                       score_unit=("pig", "pigs")))

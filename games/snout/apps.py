@@ -10,5 +10,6 @@ class SnoutConfig(AppConfig):
         from games.snout.bots import BOTS
         from games.snout.coach import COACH
         from games.snout.engine import ENGINE
-        register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="snout/table.html", bot_think=2.5,
+        register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="snout/table.html",
+                      lobby_art="snout/_lobby_art.html", bot_think=2.5,
                       blurb="Toss the pig, shed the matching cards, first to 100 points."))
