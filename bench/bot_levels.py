@@ -14,7 +14,7 @@ gives each kind a strength; on the rating scale (pigparlor.ratings.scale) the st
 become mu = 25 + c × (log strength − the Sensible bot's), c being openskill's Plackett-Luce
 scale for a table of bots (sqrt(seats × (sigma² + beta²)), averaged over the games), so the
 Sensible bot — the default level and the stand-in for players who leave — reads 1500. These
-are the numbers stored once (pigparlor/ratings/bot_levels.py) and shown on the
+are the numbers each game declares once (its apps.py, ``Game.bot_mu``) and shown on the
 bots' pages: a bot's rating never moves (docs/ratings.md). Measures only.
 """
 import argparse

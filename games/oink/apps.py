@@ -12,5 +12,6 @@ class OinkConfig(AppConfig):
         from games.oink.engine import ENGINE
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="oink/table.html",
                       lobby_art="oink/_lobby_art.html",
+                      bot_mu={"easy": 2.902, "sensible": 25.0, "hard": 69.963, "random": 22.256},
                       blurb="Flip, watch, and slap with the right cry before anyone else.",
                       score_unit=("card", "cards")))

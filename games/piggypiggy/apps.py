@@ -12,4 +12,5 @@ class PiggyPiggyConfig(AppConfig):
         from games.piggypiggy.engine import ENGINE
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="piggypiggy/table.html",
                       lobby_art="piggypiggy/_lobby_art.html",
+                      bot_mu={"easy": 14.260, "sensible": 25.0, "random": -10.900},
                       blurb="Play food, steal pigs, and score what you draw to match them."))

@@ -14,5 +14,6 @@ class PigPileConfig(AppConfig):
 
         register(Game(engine=ENGINE, bots=BOTS, coach=COACH, table_template="pigpile/table.html",
                       lobby_art="pigpile/_lobby_art.html",
+                      bot_mu={"easy": 10.663, "sensible": 25.0, "random": -25.810},
                       blurb="Race to shed your cards; wash the pile with an 8.",
                       score_unit=("pig", "pigs")))
