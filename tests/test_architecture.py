@@ -27,8 +27,8 @@ migrations left out:
 - ``caches``: cache constructions outside the one memo module (``MEMO``, not built yet): a call
   of ``lru_cache``, ``cache`` (``functools``), ``OrderedDict`` (the hand-made LRUs), ``Lru``,
   ``_Latest`` or ``SharedRenders``, or a bare ``@cache``/``@functools.cache`` decorator.
-- ``games_import_platform``: imports of ``pigparlor`` in ``games/`` (nothing of the games may
-  know the platform).
+- ``games_import_platform``: lines of ``games/**/*.py`` that name ``pigparlor`` at all, an import
+  or a comment (nothing of the games may know the platform; ``grep -rn pigparlor games``).
 - ``slugs``: a game's slug (``oink``, ``pigpile``, ``piggypiggy``, ``snout``) as a word in
   platform code (``pigparlor/**/*.py``) and templates (``templates/**``): the platform knows no
   game by name; what it needs from one, the game declares.
@@ -260,12 +260,8 @@ def caches() -> list[str]:
 
 
 def games_import_platform() -> list[str]:
-    found = []
-    for path in python_files("games"):
-        for target in imports(path):
-            if target.split(".")[0] == "pigparlor":
-                found.append(f"{path.relative_to(ROOT).as_posix()} -> {target}")
-    return sorted(found)
+    return [_where(path, number) for path in python_files("games")
+            for number, line in enumerate(path.read_text().splitlines(), 1) if "pigparlor" in line]
 
 
 def slugs() -> list[str]:

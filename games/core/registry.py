@@ -34,7 +34,7 @@ class Game:
     lobby_art: str = ""
     # Each bot level's measured skill (its mu on the ratings' scale, the Sensible bot at 25),
     # measured by bench/bot_levels.py --games 400 --only ratings: a bot seat plays rated games
-    # at it (pigparlor/ratings/bot_levels.py). Part of the rating rules: a new measurement
+    # at it (the platform's ratings read it). Part of the rating rules: a new measurement
     # comes with new rating rules. A level missing here plays unmeasured.
     bot_mu: dict[str, float] = field(default_factory=dict)
 
