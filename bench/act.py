@@ -34,9 +34,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from games.core.registry import get_game  # noqa: E402
 from pigparlor.tables import services  # noqa: E402
 from pigparlor.tables.models import Table  # noqa: E402
-from pigparlor.tables.registry import get_game  # noqa: E402
 
 settings.CHANNEL_LAYERS = {}
 

@@ -14,7 +14,7 @@ gives each kind a strength; on the rating scale (pigparlor.ratings.scale) the st
 become mu = 25 + c × (log strength − the Sensible bot's), c being openskill's Plackett-Luce
 scale for a table of bots (sqrt(seats × (sigma² + beta²)), averaged over the games), so the
 Sensible bot — the default level and the stand-in for players who leave — reads 1500. These
-are the numbers stored once (pigparlor/ratings/bot_levels.py) and shown on the
+are the numbers each game declares once (its apps.py, ``Game.bot_mu``) and shown on the
 bots' pages: a bot's rating never moves (docs/ratings.md). Measures only.
 """
 import argparse
@@ -35,10 +35,10 @@ django.setup()
 from bench.ratings import fit_plackett_luce  # noqa: E402
 from games.core.bots import DEFAULT_LEVEL  # noqa: E402
 from games.core.playout import PlayoutStuck, play  # noqa: E402
+from games.core.registry import all_games, get_game  # noqa: E402
 from games.oink.bots import plan_for  # noqa: E402
 from games.oink.cards import DECK, correct_cry  # noqa: E402
 from pigparlor.ratings.scale import BETA, BOT_SIGMA, MODEL, Skill  # noqa: E402
-from pigparlor.tables.registry import all_games, get_game  # noqa: E402
 
 
 def slaps(args):

@@ -17,7 +17,7 @@ import django  # noqa: E402
 django.setup()
 
 from games.core.playout import simulate  # noqa: E402
-from pigparlor.tables.registry import all_games  # noqa: E402
+from games.core.registry import all_games  # noqa: E402
 
 SEATS = {"pigpile": (3, 4, 6)}
 

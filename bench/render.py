@@ -39,9 +39,9 @@ import django  # noqa: E402
 django.setup()
 
 
+from games.core.registry import get_game  # noqa: E402
 from pigparlor.tables import rendering  # noqa: E402
 from pigparlor.tables.fragments import SHARED_BLOCKS, split_top_level  # noqa: E402
-from pigparlor.tables.registry import get_game  # noqa: E402
 from tests.support.tables import bot_game_snapshots  # noqa: E402
 
 SEATS = 4

@@ -26,8 +26,8 @@ django.setup()
 from django.template.loader import render_to_string  # noqa: E402
 
 from games.core.playout import play  # noqa: E402
+from games.core.registry import all_games  # noqa: E402
 from games.core.replay import states  # noqa: E402
-from pigparlor.tables.registry import all_games  # noqa: E402
 
 SEATS = 4
 

@@ -85,7 +85,7 @@ class Soak:
 
     async def seat(self, table_id: int, game: str, token: str) -> None:
         """Play seat 0 of one table until it finishes or time is up."""
-        from pigparlor.tables.registry import get_game
+        from games.core.registry import get_game
 
         bot = get_game(game).bots.get("sensible") or get_game(game).bots["random"]
         rng = random.Random(table_id)
@@ -162,9 +162,9 @@ def bot_lateness(table_ids: list[int], delay_ms: int) -> tuple[list[int], int]:
     moves differed from the recomputed choice (0 unless the bots changed)."""
     from django.conf import settings
 
+    from games.core.registry import get_game
     from pigparlor.tables.botdriver import pending_bot_moves
     from pigparlor.tables.models import ActionLog, Seat, Table
-    from pigparlor.tables.registry import get_game
 
     settings.PIGPARLOR_BOT_DELAY_MS = delay_ms
     late, mismatched = [], 0

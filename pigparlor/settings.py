@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "pigparlor.moderation",
 ]
 # The games: every games/<slug>/ with an apps.py is a game app; its AppConfig.ready
-# registers the engine with pigparlor.tables.registry. A new game is a new folder.
+# registers the engine with games.core.registry. A new game is a new folder.
 INSTALLED_APPS += sorted(f"games.{path.parent.name}" for path in (BASE_DIR / "games").glob("*/apps.py"))
 
 MIDDLEWARE = [

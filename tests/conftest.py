@@ -120,7 +120,7 @@ def bea(db):
 
 @pytest.fixture
 def count_game(settings):
-    from pigparlor.tables.registry import Game, register, unregister
+    from games.core.registry import Game, register, unregister
     from tests.tables.countgame import BOTS, ENGINE
 
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"],

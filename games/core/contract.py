@@ -72,6 +72,20 @@ def ranks_from_scores(scores, higher_is_better: bool = True) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How far a game has got, for the platform's words ("round 3 of 5", "turn 7") and the
+    replay's round marks: the round (1 = the first) and how many rounds the game plays, the
+    score that ends it (``target``) and the leading score, and for a game without rounds the
+    turn (1 = the first). Each is None where the game has no such thing."""
+
+    round: int | None = None
+    rounds: int | None = None
+    target: int | None = None
+    leading: int | float | None = None
+    turn_number: int | None = None
+
+
+@dataclass(frozen=True)
 class Option:
     """One table option a game declares, as data the lobby renders into a form.
 
@@ -200,6 +214,11 @@ class Engine(Generic[StateT]):
     def hidden_cards(self, state: StateT, seat: int | None) -> frozenset[int]:
         """Ids of the cards ``seat`` (None = spectator) may not see now."""
         raise NotImplementedError
+
+    def progress(self, state: StateT) -> Progress:
+        """How far the game has got (``Progress``). The platform asks this, never a view's
+        keys; a game that tells nothing keeps this default."""
+        return Progress()
 
     def dump(self, state: StateT) -> dict:
         raise NotImplementedError

@@ -81,7 +81,7 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
     return _escaped(error.object[error.start:error.end]), error.end
 
 
-JSON_ESCAPES = "pigparlor-json-escapes"
+JSON_ESCAPES = "games-json-escapes"
 codecs.register_error(JSON_ESCAPES, _json_escapes)
 
 

@@ -84,7 +84,7 @@ class OinkBot(Bot):
 
 
 # Median reactions from the reveal on the server: the platform adds no think time to a real-time
-# game's bots (pigparlor.tables.botdriver), so these are what a player races. "hard" is the level
+# game's bots (the platform's bot driver), so these are what a player races. "hard" is the level
 # near 400 ms that issue 15 asked for; a quick human reacts in about 250–350 ms.
 EASY = Reflexes(median_ms=750, spread=0.25, miss=0.2, wrong_cry=0.12, false_alarm=0.03, flip_ms=(400, 1200))
 SENSIBLE = Reflexes(median_ms=550, spread=0.2, miss=0.06, wrong_cry=0.06, false_alarm=0.015, flip_ms=(250, 700))

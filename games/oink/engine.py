@@ -8,7 +8,7 @@ answers the engine contract.
 """
 from __future__ import annotations
 
-from games.core import Engine, IllegalAction, Option, Outcome, Rng, ranks_from_scores
+from games.core import Engine, IllegalAction, Option, Outcome, Progress, Rng, ranks_from_scores
 from games.oink import rules
 from games.oink.cards import CRIES, DECK_SIZE
 from games.oink.fairness import MAX_REPORTED_MS
@@ -135,6 +135,10 @@ class OinkEngine(Engine[OinkState]):
 
     def view(self, state, seat):
         return build_view(state, seat)
+
+    def progress(self, state):
+        """The round (each ends when a slap takes the pile) and the most cards anyone has won."""
+        return Progress(round=state.round, leading=max((len(pile) for pile in state.won), default=None))
 
     def hidden_cards(self, state, seat):
         """Every card still face down in a deck, and the cards removed with 4 players (O1)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from games.core import Engine, IllegalAction, Outcome, Rng, legal_match, ranks_from_scores
+from games.core import Engine, IllegalAction, Outcome, Progress, Rng, legal_match, ranks_from_scores
 from games.core.cards import seat_ref
 from games.core.contract import TURN_SECONDS
 from games.piggypiggy import rules
@@ -137,6 +137,10 @@ class PiggyPiggyEngine(Engine[State]):
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(state, seat)
+
+    def progress(self, state: State) -> Progress:
+        """No rounds: the turn (1 = the first)."""
+        return Progress(turn_number=state.turn)
 
     def hidden_cards(self, state: State, seat: int | None) -> frozenset[int]:
         return hidden_cards(state, seat)

@@ -7,12 +7,12 @@ choice, scoring), ``turns`` (plays, washes, specials) and ``views``. Ruling ids
 """
 from __future__ import annotations
 
-from games.core import Engine, IllegalAction, Option, Outcome, Rng, legal_match, ranks_from_scores
+from games.core import Engine, IllegalAction, Option, Outcome, Progress, Rng, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS, turn_limit_ms
 from games.pigpile import turns, views
 from games.pigpile.rounds import CHOOSE_SECONDS, choose_face_up, choose_for_the_slow, new_game
 from games.pigpile.rules import legal_actions, safe_action
-from games.pigpile.state import Phase, PigPileState, dump_state, load_state, with_event
+from games.pigpile.state import ROUNDS, Phase, PigPileState, dump_state, load_state, with_event
 
 CLOCK = {"type": "clock"}
 
@@ -68,6 +68,10 @@ class PigPileEngine(Engine[PigPileState]):
 
     def view(self, state: PigPileState, seat: int | None) -> dict:
         return views.view(state, seat)
+
+    def progress(self, state: PigPileState) -> Progress:
+        """The round of the five the game plays."""
+        return Progress(round=state.round, rounds=ROUNDS)
 
     def hidden_cards(self, state: PigPileState, seat: int | None) -> frozenset[int]:
         return views.hidden_cards(state, seat)

@@ -6,7 +6,7 @@ This module checks who may do what and dispatches.
 """
 from __future__ import annotations
 
-from games.core import Engine, IllegalAction, Option, Outcome, legal_match, ranks_from_scores
+from games.core import Engine, IllegalAction, Option, Outcome, Progress, legal_match, ranks_from_scores
 from games.core.contract import TURN_SECONDS
 from games.snout import rules, views
 from games.snout import state as states
@@ -95,6 +95,10 @@ class SnoutEngine(Engine[SnoutState]):
 
     def view(self, state: SnoutState, seat: int | None) -> dict:
         return views.view(state, seat)
+
+    def progress(self, state: SnoutState) -> Progress:
+        """The round, and the top score against the score that ends the game (S9)."""
+        return Progress(round=state.round, target=rules.TARGET, leading=max(state.scores, default=None))
 
     def hidden_cards(self, state: SnoutState, seat: int | None) -> frozenset[int]:
         return views.hidden_cards(state, seat)

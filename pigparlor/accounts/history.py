@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.tables.models import FINISHED, Seat
-from pigparlor.tables.registry import UnknownGame, get_game
 
 HISTORY_LENGTH = 50
 

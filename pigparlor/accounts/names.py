@@ -144,8 +144,8 @@ def _reads_as_the_sites(name: str) -> str | None:
 def _bot_names() -> set[str]:
     """The tables name a bot "<Kind> bot <n>" ("Sensible bot 2"); written as one
     word that is "sensiblebot". Every registered game's kinds, and the stand-in."""
+    from games.core.registry import all_games
     from pigparlor.tables.botdriver import STAND_IN
-    from pigparlor.tables.registry import all_games
 
     kinds = {STAND_IN, "stand-in", "standin"} | {kind for game in all_games() for kind in game.bots}
     return {skeleton(re.sub(r"[\W_]+", "", kind) + "bot") for kind in kinds}

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.registry import all_games
 from pigparlor.tables.errors import CODES
-from pigparlor.tables.registry import all_games
 
 INTEGER_ID = {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1}
 NULLABLE_INT = {"type": ["integer", "null"]}

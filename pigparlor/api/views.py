@@ -11,13 +11,13 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.api.tokens import bearer, user_for_token
 from pigparlor.ratings import queries
 from pigparlor.ratings.accounts import player_named, seat_username
 from pigparlor.tables import inputs, replay, services, strict_json
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import FINISHED, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 
 STATUS = {BAD_REQUEST: 400, FORBIDDEN: 403, NOT_FOUND: 404, RATE_LIMITED: 429}
 CREATE_FIELDS = ("game", "seats", "bots", "bot_level", "options", "private", "title", "rated", "salt", "spectators_chat")

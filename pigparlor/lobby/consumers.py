@@ -12,6 +12,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.accounts.guests import QUICK_PLAY_REFUSAL, is_guest
 from pigparlor.lobby import pool
 from pigparlor.lobby.listing import group_for_game, group_for_table, render_listing
@@ -21,7 +22,6 @@ from pigparlor.moderation.sockets import CHAT_TYPES, HtmlChat
 from pigparlor.tables.errors import BAD_REQUEST, TableError
 from pigparlor.tables.guard import GuardedSocket, RateLimit, read_message
 from pigparlor.tables.models import Table
-from pigparlor.tables.registry import UnknownGame, get_game
 
 
 class ReadOnlySocket(GuardedSocket):

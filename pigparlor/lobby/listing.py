@@ -61,8 +61,8 @@ def on_listing_changed(sender, table, **kwargs) -> None:
 
 
 def _refresh(table) -> None:
+    from games.core.registry import UnknownGame, get_game
     from pigparlor.tables.broadcast import group_send
-    from pigparlor.tables.registry import UnknownGame, get_game
 
     try:
         game = get_game(table.game)

@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.core.registry import UnknownGame, all_games, get_game
 from pigparlor.accounts import guests
 from pigparlor.lobby import pool
 from pigparlor.lobby.forms import CreateTableForm
@@ -16,7 +17,6 @@ from pigparlor.tables import services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.lessons import start_lesson
 from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Table
-from pigparlor.tables.registry import UnknownGame, all_games, get_game
 from pigparlor.tables.views import game_stylesheet
 
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core.cards import with_article
+from games.core.registry import get_game
 from pigparlor.accounts.guests import INVITE_REFUSAL, refuse_guest
 from pigparlor.pwa.kinds import INVITE
 from pigparlor.pwa.models import Invitation, Mute
@@ -30,7 +31,6 @@ from pigparlor.pwa.push import notify
 from pigparlor.ratings.accounts import is_bot_username
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import OPEN, Table
-from pigparlor.tables.registry import get_game
 
 MAX_PER_TABLE = 30
 MAX_FROM_ONE_PER_HOUR = 3

@@ -19,13 +19,13 @@ import time
 from django.conf import settings
 from django.urls import reverse
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.pwa.kinds import TURN
 from pigparlor.pwa.models import TurnAlert
 from pigparlor.pwa.push import Message, deliver
 from pigparlor.pwa.sender import draining, enqueue
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Presence, Seat, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import load_snapshot
 from pigparlor.tables.timing import epoch_ms
 

@@ -12,10 +12,10 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from games.core.cards import with_article
+from games.core.registry import all_games
 from pigparlor.pwa.shell import shell_urls, shell_version
 from pigparlor.pwa.turns import tables_waiting_on
 from pigparlor.tables.models import OPEN, RUNNING, Table
-from pigparlor.tables.registry import all_games
 
 THEME_COLOUR = "#c2255c"
 BACKGROUND_COLOUR = "#fff4e8"

@@ -8,9 +8,9 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from games.core.registry import all_games
 from pigparlor.accounts.models import Profile
 from pigparlor.ratings.models import BotAccount
-from pigparlor.tables.registry import all_games
 
 BOT_PREFIX = "bot:"
 

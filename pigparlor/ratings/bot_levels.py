@@ -1,4 +1,4 @@
-"""Each bot level's fixed rating per game: pure data, no Django.
+"""Each bot level's fixed rating per game, as the game declares it (``Game.bot_mu``).
 
 Measured once by ``bench/bot_levels.py --games 400 --only ratings`` (seed 1): 400
 bot-only games per game, an offline Plackett-Luce fit of their placings, put on
@@ -9,25 +9,27 @@ level's mu with ``scale.BOT_SIGMA``, and never moves (docs/ratings.md, "Bots").
 These numbers are part of the rating rules: a new measurement changes the replay
 of every table a bot of that level played, so it comes with a new
 ``service.RULES`` (the ratings are rebuilt under it). A level or game missing
-here plays at 1500 (``UNMEASURED``): add it, measured, before it is played rated.
+there plays at 1500 (``UNMEASURED``): add it, measured, before it is played rated.
 """
 from __future__ import annotations
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.ratings.scale import BOT_SIGMA, MODEL, Skill
-
-MEASURED_MU = {
-    "oink": {"easy": 2.902, "sensible": 25.0, "hard": 69.963, "random": 22.256},
-    "pigpile": {"easy": 10.663, "sensible": 25.0, "random": -25.810},
-    "piggypiggy": {"easy": 14.260, "sensible": 25.0, "random": -10.900},
-    "snout": {"easy": 19.372, "sensible": 25.0, "random": 13.568},
-}
 
 UNMEASURED = Skill(MODEL.mu, BOT_SIGMA)
 
 
+def measured_mu(game: str) -> dict[str, float]:
+    """The game's measured bot levels (``Game.bot_mu``); none for a game not registered."""
+    try:
+        return get_game(game).bot_mu
+    except UnknownGame:
+        return {}
+
+
 def bot_skills(game: str) -> dict[str, Skill]:
     """Each measured bot level's fixed skill in ``game`` (others play at ``UNMEASURED``)."""
-    return {kind: Skill(mu, BOT_SIGMA) for kind, mu in MEASURED_MU.get(game, {}).items()}
+    return {kind: Skill(mu, BOT_SIGMA) for kind, mu in measured_mu(game).items()}
 
 
 def bot_skill(game: str, kind: str) -> Skill:
@@ -35,4 +37,4 @@ def bot_skill(game: str, kind: str) -> Skill:
 
 
 def measured(game: str, kind: str) -> bool:
-    return kind in MEASURED_MU.get(game, {})
+    return kind in measured_mu(game)

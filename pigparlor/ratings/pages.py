@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from django.urls import NoReverseMatch, reverse
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.ratings import queries
 from pigparlor.ratings.accounts import BOT_PREFIX, seat_username
 from pigparlor.ratings.bot_levels import bot_skill
@@ -15,7 +16,6 @@ from pigparlor.ratings.explain import reason, signed
 from pigparlor.ratings.models import RatingEvent
 from pigparlor.ratings.scale import Standing
 from pigparlor.tables.models import Seat, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 
 
 def game_title(slug: str) -> str:

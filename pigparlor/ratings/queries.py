@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games.core.registry import all_games
 from pigparlor.ratings.accounts import BOT_PREFIX, seat_username
 from pigparlor.ratings.bot_levels import bot_skill, measured
 from pigparlor.ratings.explain import ALONE, PENDING, Opponent, SeatRating
@@ -15,7 +16,6 @@ from pigparlor.ratings.models import Rating, RatingEvent
 from pigparlor.ratings.scale import NEWCOMER, PROVISIONAL_GAMES, START, Skill, Standing
 from pigparlor.ratings.service import table_left_early, table_placings
 from pigparlor.tables.models import FINISHED
-from pigparlor.tables.registry import all_games
 
 LEADERBOARD_SIZE = 100
 ACTIVE_DAYS = 30

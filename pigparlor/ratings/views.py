@@ -11,11 +11,11 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 
+from games.core.registry import UnknownGame, all_games, get_game
 from pigparlor.ratings import queries
 from pigparlor.ratings.models import Rating
 from pigparlor.ratings.pages import bot_levels, history_rows
 from pigparlor.ratings.scale import PROVISIONAL_GAMES
-from pigparlor.tables.registry import UnknownGame, all_games, get_game
 
 ABOUT = Path(settings.BASE_DIR) / "docs" / "ratings.md"
 

@@ -20,13 +20,13 @@ from channels.db import database_sync_to_async
 from django.db import transaction
 from django.db.models import Min
 
+from games.core.registry import get_game
 from pigparlor.ops import metrics
 from pigparlor.tables import presence
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit, call_then_send
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import OPEN, RUNNING, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.services import act, start_rematch_if_due
 from pigparlor.tables.signals import clock_tick

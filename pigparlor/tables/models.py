@@ -89,7 +89,7 @@ class Table(models.Model):
 
     @property
     def game_title(self) -> str:
-        from pigparlor.tables.registry import UnknownGame, get_game
+        from games.core.registry import UnknownGame, get_game
 
         try:
             return get_game(self.game).title

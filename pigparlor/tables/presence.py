@@ -36,11 +36,11 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db import connection, transaction
 
+from games.core.registry import get_game
 from pigparlor.tables.botdriver import pending_bot_moves
 from pigparlor.tables.broadcast import announce_after_commit, call_then_send
 from pigparlor.tables.errors import NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import RUNNING, TIMEOUTS_BEFORE_BOT, Presence, Seat, ServerProcess, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import seats_at
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 

@@ -22,6 +22,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
 from games.core.cards import word_list
+from games.core.registry import get_game
 from pigparlor.ratings.accounts import seat_username
 from pigparlor.ratings.explain import PENDING, ordinal, reason
 from pigparlor.ratings.queries import table_ratings
@@ -30,7 +31,6 @@ from pigparlor.tables import prepared
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import MEMO_SLOTS, SHARED_BLOCKS, fill_slots, out_of_band, split_top_level
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, TIMEOUTS_BEFORE_BOT, Seat, Table, seats_of
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.signals import table_origin
 from pigparlor.tables.timing import epoch_ms, to_epoch_ms
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from games.core import IllegalAction
+from games.core.registry import get_game
 from games.core.replay import commitment, state_digest, states
 from pigparlor.moderation.permissions import is_moderator
 from pigparlor.tables.errors import FORBIDDEN, ILLEGAL, NOT_FOUND, TableError
 from pigparlor.tables.models import ABORTED, FINISHED, ActionLog, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import Lru
 
 OVER = (FINISHED, ABORTED)
@@ -92,11 +92,11 @@ class Replay:
 
     def round_starts(self) -> list[int]:
         """The moments (indexes in ``moments``) at which a new round (or, for games without
-        rounds, a new turn) begins, by the spectator's view's ``round`` / ``turn_number``."""
+        rounds, a new turn) begins, by the engine's ``progress``: its round, else its turn."""
         starts, previous = [], object()
         for version, state in enumerate(self.states, start=1):
-            view = self.engine.view(state, None)
-            mark = view.get("round", view.get("turn_number"))
+            found = self.engine.progress(state)
+            mark = found.turn_number if found.round is None else found.round
             if mark != previous and self.moment_of(version) not in starts:
                 starts.append(self.moment_of(version))
             previous = mark

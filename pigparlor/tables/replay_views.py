@@ -21,12 +21,12 @@ from django.utils.html import escape, format_html
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from games.core.registry import get_game
 from games.core.viewcheck import cards_in_html
 from pigparlor.tables import rendering, replay
 from pigparlor.tables.errors import FORBIDDEN, NOT_FOUND, TableError
 from pigparlor.tables.fragments import split_top_level
 from pigparlor.tables.models import FINISHED, RUNNING, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.rendering import Snapshot
 
 EVERYTHING = "all"

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core import IllegalAction
+from games.core.registry import UnknownGame, get_game
 from games.core.replay import state_digest
 from pigparlor.ops import metrics
 from pigparlor.tables import inputs, limits, prepared, presence
@@ -25,7 +26,6 @@ from pigparlor.tables.broadcast import announce_after_commit
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, GAME_OVER, ILLEGAL, NOT_FOUND, STALE, TableError
 from pigparlor.tables.leavers import leavers
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, ActionLog, Seat, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tables.rendering import Snapshot, load_origin, seats_at
 from pigparlor.tables.signals import seat_wanted, table_finished, table_moved
 from pigparlor.tables.timing import epoch_ms, to_engine_ms

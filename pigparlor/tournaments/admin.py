@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from games.core.registry import all_games
 from pigparlor.tables.errors import TableError
-from pigparlor.tables.registry import all_games
 from pigparlor.tournaments import services, spec
 from pigparlor.tournaments.forms import judge_stages, tournament_spec
 from pigparlor.tournaments.models import Entry, Series, Stage, Tournament

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 from django.utils import timezone
 
+from games.core.registry import all_games
 from pigparlor.tables.errors import TableError
-from pigparlor.tables.registry import all_games
 from pigparlor.tournaments import spec
 from pigparlor.tournaments.models import ELIMINATION, SWISS
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from pigparlor.tables.registry import UnknownGame, get_game
+from games.core.registry import UnknownGame, get_game
 from pigparlor.tournaments import pairing, progress, services
 from pigparlor.tournaments.models import (
     CANCELLED,

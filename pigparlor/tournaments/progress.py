@@ -1,10 +1,9 @@
 """How far a running table has got, in words ("round 3 of 5"), for the
 tournament pages.
 
-The platform knows no game's rules, so this reads only the spectator view
-(``engine.view(state, None)``, what anyone watching may see) and the keys
-games share there: ``round`` with ``rounds`` (Pig Pile plays 5), or ``round``
-with ``target`` and ``scores`` (Snout! plays to 100), or ``round`` or
+The platform knows no game's rules, so it asks the engine (``engine.progress(state)``,
+a ``games.core.Progress``): ``round`` with ``rounds`` (Pig Pile plays 5), or ``round``
+with ``target`` and the leading score (Snout! plays to 100), or ``round`` or
 ``turn_number`` alone. Each table's text is worked out once per version.
 """
 from __future__ import annotations
@@ -12,8 +11,9 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
+from games.core import Progress
+from games.core.registry import UnknownGame, get_game
 from pigparlor.tables.models import ABORTED, FINISHED, OPEN, RUNNING, Table
-from pigparlor.tables.registry import UnknownGame, get_game
 
 log = logging.getLogger(__name__)
 
@@ -22,19 +22,17 @@ CACHE_SIZE = 2048
 _cache: OrderedDict[int, tuple[tuple[int, int], str]] = OrderedDict()
 
 
-def words(view: dict) -> str:
-    """The progress a spectator view shows, or "" if it shows none we know."""
-    round_, rounds, target = view.get("round"), view.get("rounds"), view.get("target")
+def words(found: Progress) -> str:
+    """The progress in words, or "" if the game tells none."""
+    round_, rounds, target, leading = found.round, found.rounds, found.target, found.leading
     if _count(round_) and _count(rounds):
         return f"round {round_} of {rounds}"
-    scores = view.get("scores")
-    if _count(round_) and _count(target) and isinstance(scores, list) and scores \
-            and all(_count(score) or score == 0 for score in scores):
-        return f"round {round_} · top score {max(scores)} of {target}"
+    if _count(round_) and _count(target) and (_count(leading) or leading == 0):
+        return f"round {round_} · top score {leading} of {target}"
     if _count(round_):
         return f"round {round_}"
-    if _count(view.get("turn_number")):
-        return f"turn {view['turn_number']}"
+    if _count(found.turn_number):
+        return f"turn {found.turn_number}"
     return ""
 
 
@@ -60,7 +58,7 @@ def table_progress(table: Table | None) -> str:
         return cached[1]
     try:
         engine = get_game(table.game).engine
-        text = words(engine.view(engine.load(table.state), None)) or "playing"
+        text = words(engine.progress(engine.load(table.state))) or "playing"
     except (UnknownGame, KeyError, TypeError, ValueError):
         log.warning("no progress for table %s", table.pk, exc_info=True)
         text = "playing"

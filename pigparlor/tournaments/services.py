@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.core.registry import UnknownGame, get_game
 from pigparlor.accounts.guests import TOURNAMENT_REFUSAL, is_guest
 from pigparlor.pwa import tournament_pushes
 from pigparlor.ratings import queries
@@ -33,7 +34,6 @@ from pigparlor.tables.botdriver import STAND_IN
 from pigparlor.tables.errors import BAD_REQUEST, FORBIDDEN, ILLEGAL, NOT_FOUND, RATE_LIMITED, TableError
 from pigparlor.tables.models import ABORTED
 from pigparlor.tables.models import FINISHED as TABLE_FINISHED
-from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments import announce, pairing, spec
 from pigparlor.tournaments.models import (
     CANCELLED,

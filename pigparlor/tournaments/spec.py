@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from games.core import IllegalAction
+from games.core.registry import UnknownGame, get_game
 from pigparlor.tables import inputs
 from pigparlor.tables.errors import BAD_REQUEST, TableError
-from pigparlor.tables.registry import UnknownGame, get_game
 from pigparlor.tournaments.models import ELIMINATION, SWISS
 
 CREATE_FIELDS = ("name", "starts_at", "stages", "capacity", "conditions", "rated")

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core.registry import get_game
 from pigparlor.accounts import guests
 from pigparlor.accounts.history import finished_tables
 from pigparlor.accounts.models import Guest
@@ -27,7 +28,6 @@ from pigparlor.ratings.models import Rating
 from pigparlor.tables import services
 from pigparlor.tables.errors import FORBIDDEN, RATE_LIMITED, TableError
 from pigparlor.tables.models import FINISHED, OPEN, RUNNING, Seat, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import services as tournaments
 from tests.accounts.test_accounts import PASSWORD
 from tests.support.tables import step_clock

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 from websockets.sync.client import connect
 
-from pigparlor.tables.registry import all_games
+from games.core.registry import all_games
 
 TURN_BASED = [game.slug for game in all_games() if not game.engine.realtime]
 

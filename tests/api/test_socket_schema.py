@@ -14,10 +14,10 @@ import random
 
 import pytest
 
+from games.core.registry import all_games, get_game
 from pigparlor.moderation import services as moderation
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED
-from pigparlor.tables.registry import all_games, get_game
 from tests.moderation.helpers import make_moderator
 from tests.support.schemas import _socket_validator, check_frame
 from tests.support.sockets import answered, db, frame_version, open_socket, opened, until

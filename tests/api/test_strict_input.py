@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from games.core.registry import get_game
 from pigparlor.tables.models import Seat, Table
-from pigparlor.tables.registry import get_game
 from tests.api.test_http import api
 from tests.support.tables import make_user
 

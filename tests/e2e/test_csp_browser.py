@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pigparlor.tables.registry import all_games
+from games.core.registry import all_games
 from tests.support.browser import PASSWORD, create_table_by_api, fresh_name, sign_up, wait_for_table_page
 from tests.support.mfa import enrol_on_site, totp_code
 

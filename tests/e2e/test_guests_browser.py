@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from pigparlor.tables.registry import get_game
+from games.core.registry import get_game
 from tests.e2e.pigpile_player import play_until_finished
 from tests.e2e.test_oink_browser import play as play_oink
 from tests.e2e.test_piggypiggy_browser import FINAL as PIGGYPIGGY_OVER

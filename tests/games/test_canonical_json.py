@@ -12,7 +12,7 @@ import pytest
 from games.core import replay
 from games.core.bots import RandomBot
 from games.core.playout import play
-from pigparlor.tables.registry import all_games
+from games.core.registry import all_games
 
 
 def reference(value) -> bytes:

@@ -9,6 +9,7 @@ import pytest
 
 from games.core.coach import Hint, action_value, form_button, picture
 from games.core.playout import play
+from games.core.registry import all_games
 from games.oink.cards import CRIES
 from games.oink.cards import OINK as OINK_CRY
 from games.oink.coach import COACH as OINK_COACH
@@ -19,7 +20,6 @@ from games.pigpile.coach import COACH as PIGPILE_COACH
 from games.pigpile.engine import ENGINE as PIGPILE
 from games.snout.coach import COACH as SNOUT_COACH
 from games.snout.engine import ENGINE as SNOUT
-from pigparlor.tables.registry import all_games
 from tests.games.lessons import HintFollower, run_lesson
 from tests.games.pigpile.position import position
 

@@ -3,7 +3,8 @@
 A new game gets the whole net for free: seeded random playouts end with an
 outcome, every bot move is legal, ``apply`` never mutates its input,
 ``load(dump(s)) == s`` through JSON, a replay of the log gives the same state,
-no view shows a card ``hidden_cards`` says its viewer may not see, the clock plays
+no view shows a card ``hidden_cards`` says its viewer may not see, ``progress`` tells
+whole numbers or nothing, the clock plays
 only for seats that had a move to make (``clock_plays_for``), and no table waits
 for ever on a player who does nothing, even without a turn timer.
 """
@@ -12,11 +13,11 @@ import random
 
 import pytest
 
-from games.core import IllegalAction, Outcome
+from games.core import IllegalAction, Outcome, Progress
 from games.core.bots import Bot, RandomBot
 from games.core.playout import play, replay
+from games.core.registry import all_games
 from games.core.viewcheck import cards_in_view
-from pigparlor.tables.registry import all_games
 
 GAMES = all_games()
 SEAT_COUNTS = [(game, seats) for game in GAMES for seats in range(game.engine.min_seats, game.engine.max_seats + 1)]
@@ -47,6 +48,11 @@ def test_random_playouts_keep_the_contract(game, seats):
             missed = engine.clock_plays_for(state)
             assert missed <= set(range(seats)) and all(engine.legal_actions(state, index) for index in missed)
             assert not (missed and engine.outcome(state) is not None)
+            # How far the game has got: whole numbers (from 1) or None, never a view's guess.
+            found = engine.progress(state)
+            assert isinstance(found, Progress)
+            assert all(value is None or (type(value) is int and value >= 1)
+                       for value in (found.round, found.rounds, found.target, found.turn_number))
 
         bots = [RandomBot() for _ in range(seats)]
         result = play(engine, bots, seed, keep_log=True, on_step=check if seed == 0 else None)

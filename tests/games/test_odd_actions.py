@@ -12,7 +12,7 @@ import pytest
 
 from games.core import IllegalAction, legal_match
 from games.core.bots import RandomBot
-from pigparlor.tables.registry import all_games
+from games.core.registry import all_games
 
 GAMES = all_games()
 STEPS = 40

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.core.playout import option_mixes
-from pigparlor.tables.registry import all_games, get_game
+from games.core.registry import all_games, get_game
 
 
 @pytest.mark.parametrize("game", [g.slug for g in all_games()])

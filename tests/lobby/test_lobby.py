@@ -4,9 +4,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.core.registry import all_games
 from pigparlor.lobby.forms import CreateTableForm
 from pigparlor.tables.models import ABORTED, OPEN, RUNNING, Table
-from pigparlor.tables.registry import all_games
 
 pytestmark = pytest.mark.django_db
 GAMES = all_games()

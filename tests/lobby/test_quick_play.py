@@ -119,7 +119,7 @@ async def test_leaving_the_page_leaves_the_pool_and_bad_choices_are_refused(play
 
 @pytest.mark.django_db
 def test_a_stale_entry_whose_socket_died_is_dropped(players):
-    from pigparlor.tables.registry import get_game
+    from games.core.registry import get_game
 
     game = get_game("snout")
     pool.join_pool(players[0], game, pool.Request(4, 30), "dead-channel")

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from pigparlor.tables.registry import all_games
+from games.core.registry import all_games
 
 pytestmark = pytest.mark.django_db
 GAMES = [game for game in all_games() if game.coach is not None]

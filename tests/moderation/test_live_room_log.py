@@ -7,10 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.core.registry import get_game
 from games.core.viewcheck import cards_in_html
 from pigparlor.tables import services as tables
 from pigparlor.tables.models import RUNNING
-from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator
 from tests.support.tables import make_user, played_table, step_clock, table
 

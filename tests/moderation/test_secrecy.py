@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core.registry import get_game
 from games.core.viewcheck import cards_in_html
 from pigparlor.moderation.chat import table_room
 from pigparlor.moderation.models import Report
@@ -21,7 +22,6 @@ from pigparlor.ratings.service import rate_table
 from pigparlor.tables import services as tables
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.models import RUNNING, ActionLog, Seat, Table
-from pigparlor.tables.registry import get_game
 from tests.moderation.helpers import make_moderator, two_player_table
 from tests.support.mfa import enrol
 from tests.support.tables import finished_table, make_user, step_clock, table

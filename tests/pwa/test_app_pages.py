@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from games.core.registry import all_games
 from pigparlor.tables import services
-from pigparlor.tables.registry import all_games
 
 pytestmark = pytest.mark.django_db
 

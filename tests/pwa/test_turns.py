@@ -6,12 +6,12 @@ import time
 import pytest
 from django.db import transaction
 
+from games.core.registry import get_game
 from pigparlor.pwa import sender, turns
 from pigparlor.pwa.models import TurnAlert
 from pigparlor.tables import services
 from pigparlor.tables.models import Presence, Table
 from pigparlor.tables.presence import PROCESS_ID
-from pigparlor.tables.registry import get_game
 from tests.pwa.conftest import subscribe
 from tests.support.tables import step_clock
 

@@ -22,7 +22,7 @@ def documents() -> tuple[dict, dict]:
 
 
 def _games() -> tuple[str, ...]:
-    from pigparlor.tables.registry import all_games
+    from games.core.registry import all_games
 
     return tuple(sorted(game.slug for game in all_games()))
 

@@ -84,9 +84,9 @@ def bot_game_snapshots(slug: str, seed: int, name: str = "Player {}") -> list:
     as ``seats_of`` loads them (display names from ``name``). For the render tests
     and ``bench/render.py``."""
     from games.core.playout import play
+    from games.core.registry import get_game
     from pigparlor.accounts.models import Profile
     from pigparlor.tables.models import RUNNING, Seat, Table
-    from pigparlor.tables.registry import get_game
     from pigparlor.tables.rendering import Snapshot
 
     game = get_game(slug)
@@ -112,8 +112,8 @@ def next_step(table_id: int, rng):
     database: None when it is over, a human's (seat, version, action) to send through their
     socket (``rng``: a ``random.Random``), or the clock's turn (done here, skipping ahead to
     its next wake-up)."""
+    from games.core.registry import get_game
     from pigparlor.tables.models import RUNNING
-    from pigparlor.tables.registry import get_game
 
     current = table(table_id)
     if current.status != RUNNING:

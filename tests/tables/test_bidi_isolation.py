@@ -11,11 +11,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.core.playout import play
+from games.core.registry import all_games, get_game
 from pigparlor.accounts.models import Profile
 from pigparlor.lobby.listing import render_listing
 from pigparlor.tables import rendering, services
 from pigparlor.tables.models import FINISHED, Table
-from pigparlor.tables.registry import all_games, get_game
 from tests.support.tables import make_user
 
 NAME = "Zephyrine"

@@ -7,11 +7,11 @@ import statistics
 import pytest
 
 from games.core.playout import play
+from games.core.registry import all_games, get_game
 from games.oink.bots import plan_for
 from games.oink.cards import DECK, correct_cry
 from pigparlor.tables import botdriver
 from pigparlor.tables.models import Table
-from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.rendering import context, load_snapshot
 from tests.api.test_http import api
 from tests.support.tables import make_user

@@ -30,11 +30,11 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from games.core import legal_match
+from games.core.registry import all_games, get_game
 from pigparlor.api.tokens import create_token
 from pigparlor.asgi import application
 from pigparlor.tables import services
 from pigparlor.tables.models import RUNNING, ActionLog
-from pigparlor.tables.registry import all_games, get_game
 from tests.security.test_table_sockets import session_cookie
 from tests.support.sockets import WAIT_SECONDS, db
 from tests.support.tables import make_user, step_clock, table

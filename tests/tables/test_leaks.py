@@ -14,10 +14,10 @@ import pytest
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
+from games.core.registry import all_games, get_game
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED, ActionLog
-from pigparlor.tables.registry import all_games, get_game
 from tests.support.sockets import db, frame_version, open_socket, until, up_to
 from tests.support.tables import make_user, next_step, table
 

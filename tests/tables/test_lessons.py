@@ -7,12 +7,12 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.core.registry import all_games, get_game
 from games.core.viewcheck import cards_in_html
 from pigparlor.tables import rendering, services
 from pigparlor.tables.errors import TableError
 from pigparlor.tables.lessons import lesson_offered, start_lesson
 from pigparlor.tables.models import RUNNING, ActionLog, Table
-from pigparlor.tables.registry import all_games, get_game
 from tests.support.tables import make_user
 
 pytestmark = pytest.mark.django_db

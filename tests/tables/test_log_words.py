@@ -8,9 +8,9 @@ import pytest
 
 from games.core.cards import plural, seat_ref, with_article
 from games.core.playout import play
+from games.core.registry import all_games, get_game
 from pigparlor.accounts.models import Profile
 from pigparlor.tables import rendering, services
-from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.rendering import seat_names, seat_names_html
 from tests.support.tables import make_user
 

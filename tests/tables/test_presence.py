@@ -11,12 +11,12 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from games.core.registry import get_game
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.api.models import ApiToken
 from pigparlor.api.tokens import create_token, revoke_token
 from pigparlor.tables import presence, services, timing
 from pigparlor.tables.models import RUNNING, Presence, Seat, ServerProcess, Table
-from pigparlor.tables.registry import get_game
 from tests.support.sockets import WAIT_SECONDS, db, json_frames, open_socket, opened, until, up_to
 from tests.support.tables import make_user, step_clock, table
 

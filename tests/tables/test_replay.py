@@ -8,10 +8,10 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.core.registry import all_games, get_game
 from games.core.replay import commitment, deal_seed, state_digest
 from pigparlor.tables import replay, services
 from pigparlor.tables.models import FINISHED, RUNNING, ActionLog, Seat, Table
-from pigparlor.tables.registry import all_games, get_game
 from pigparlor.tables.replay import as_stored
 from tests.support.tables import make_user, step_clock, table
 

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 from games.core.playout import play
+from games.core.registry import get_game
 from games.core.replay import states
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.replay import Replay, Step
 from pigparlor.tables.replay_views import sentence, step_sentences
 

@@ -12,13 +12,13 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
+from games.core.registry import get_game
 from games.core.replay import commitment, state_digest
 from games.core.replay import replay as replay_document
 from games.core.viewcheck import cards_in_html, cards_in_view
 from pigparlor.api.tokens import create_token
 from pigparlor.tables import services
 from pigparlor.tables.models import FINISHED
-from pigparlor.tables.registry import get_game
 from pigparlor.tables.replay import as_stored, rebuild
 from tests.support.mfa import enrol
 from tests.support.tables import make_user, step_clock, table

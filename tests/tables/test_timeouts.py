@@ -10,12 +10,12 @@ import json
 
 import pytest
 
+from games.core.registry import get_game
 from pigparlor.lobby.views import my_tables
 from pigparlor.ratings.service import table_placings
 from pigparlor.tables import presence, rendering, services
 from pigparlor.tables.leavers import played_moves
 from pigparlor.tables.models import FINISHED, RUNNING, TIMEOUTS_BEFORE_BOT, ActionLog, Seat
-from pigparlor.tables.registry import get_game
 from tests.support.sockets import db, frames_until, open_socket, opened, until
 from tests.support.tables import make_user, step_clock, table
 

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games.core.registry import get_game
 from pigparlor.tables import services as tables
 from pigparlor.tables.models import RUNNING, Table
-from pigparlor.tables.registry import get_game
 from pigparlor.tournaments import services, spec
 from pigparlor.tournaments.models import Tournament, TournamentTable
 from tests.support.tables import make_user, step_clock

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.core import IllegalAction
 from games.core.playout import option_mixes, simulate
-from pigparlor.tables.registry import UnknownGame, all_games, get_game
+from games.core.registry import UnknownGame, all_games, get_game
 
 
 class Command(BaseCommand):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.core import Engine
 from games.core.bots import Bot
 from games.core.coach import Coach
+from games.core.contract import Engine
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,14 @@ class Game:
     # How many times the platform's think time (PIGPARLOR_BOT_DELAY_MS) this game's bots wait
     # before a turn-based move: a Snout! toss changes every hand at once and needs longer to read.
     bot_think: float = 1.0
+    # The template (of the game's app) that draws the game's tile in the lobby: a few of its
+    # cards. "" draws a plain pig.
+    lobby_art: str = ""
+    # Each bot level's measured skill (its mu on the ratings' scale, the Sensible bot at 25),
+    # measured by bench/bot_levels.py --games 400 --only ratings: a bot seat plays rated games
+    # at it (the platform's ratings read it). Part of the rating rules: a new measurement
+    # comes with new rating rules. A level missing here plays unmeasured.
+    bot_mu: dict[str, float] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
