@@ -5,13 +5,12 @@ and the replay's round starts, for every version of seeded bot games of every ga
 (``tournaments.progress.table_progress`` of a running table in that state) and the replay's
 round starts (``Replay.round_starts``), with the first and last words to read. A change to how
 the platform learns a game's progress must leave them equal. Write the file again (a wording
-change only, in a commit of its own) with ``PIGPARLOR_WRITE_PROGRESS_WORDS=1``.
+change only, in a commit of its own) with ``write_the_record`` below.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -53,8 +52,12 @@ def key(slug: str, seats: int, seed: int) -> str:
     return f"{slug}/{seats}/{seed}"
 
 
-@pytest.mark.skipif(not os.environ.get("PIGPARLOR_WRITE_PROGRESS_WORDS"), reason="writes the record")
-def test_write_the_record():
+def write_the_record() -> None:
+    """Writes the record (only in a commit of its own)::
+
+        DJANGO_SETTINGS_MODULE=pigparlor.settings .venv/bin/python -c "import django; django.setup();
+        from tests.games.test_progress_words import write_the_record; write_the_record()"
+    """
     found = {key(*case): record(*case, index) for index, case in enumerate(CASES)}
     DATA.parent.mkdir(exist_ok=True)
     DATA.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
@@ -64,3 +67,4 @@ def test_write_the_record():
 def test_progress_words_and_round_starts_are_as_recorded(slug, seats, seed):
     expected = json.loads(DATA.read_text())[key(slug, seats, seed)]
     assert record(slug, seats, seed, CASES.index((slug, seats, seed))) == expected
+

@@ -22,8 +22,8 @@ today's code (after such a change, and only then)::
     .venv/bin/python -m tests.golden.record
 
 which runs ``tests/golden`` with ``PIGPARLOR_GOLDEN_WRITE=1``: each test writes
-its record under ``tests/golden/records/`` instead of comparing, and is skipped
-("recorded …"). Review the diff of the records before committing them.
+its record under ``tests/golden/records/`` instead of comparing, and prints
+"recorded …" (run with ``-s`` to see it). Review the diff of the records before committing them.
 """
 
 WRITE = "PIGPARLOR_GOLDEN_WRITE"  # set (not "0"): the tests write their records instead of comparing

@@ -22,9 +22,9 @@ import re
 import types
 from dataclasses import dataclass
 
+from games.core.registry import get_game
 from pigparlor.tables import broadcast, presence, rendering, services, timing
 from pigparlor.tables.models import RUNNING
-from pigparlor.tables.registry import get_game
 from tests.support.tables import make_user, step_clock, table
 
 # The frozen wall clock (2027-01-15 08:00 UTC): deadlines and times in the pages
