@@ -29,7 +29,6 @@ ALLOWED = {
     "scaleout/test_supervisor.py": 1,       # the supervisor's restart backoff is timed
     "tournaments/programs.py": 1,           # an outside program polls the JSON API as documented
     "e2e/test_replay_browser.py": 1,        # a paused replay stays put over time
-    "scaleout/test_ratings_race.py": 1,     # two processes start their sweep at one moment: the race
     "scaleout/test_tournament_race.py": 1,  # polls PostgreSQL for the tournament's end
     "scaleout/test_two_processes.py": 1,    # polls PostgreSQL for the sockets' counts
     "tournaments/test_serve.py": 1,         # polls the JSON API for the tournament's status

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -35,11 +34,15 @@ for n in range({TABLES}):
                                   bot_kind=p if isinstance(p, str) else "") for i, p in enumerate(players))
 """
 
-# Each process waits for the same moment, then sweeps: both walk the same list of unrated tables.
+# Each process says it is ready (Django loaded, connected), waits for the word "go", then sweeps:
+# the test says it to both once both are ready, so both walk the same list of unrated tables.
 SWEEP = """
-import os, time
+import sys
+from django.db import connection
 from pigparlor.ratings.service import rate_unrated
-time.sleep(max(0, float(os.environ["START_AT"]) - time.time()))
+connection.ensure_connection()
+print("ready", flush=True)
+assert sys.stdin.readline().strip() == "go"
 print(rate_unrated())
 """
 
@@ -88,7 +91,22 @@ def manage(database_url: str, *args: str, env: dict | None = None, **popen) -> s
     return subprocess.Popen([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "DATABASE_URL": database_url,
-                                 "DJANGO_SETTINGS_MODULE": "pigparlor.settings", **(env or {})})
+                                 "DJANGO_SETTINGS_MODULE": "pigparlor.settings", **(env or {})}, **popen)
+
+
+def race(database_url: str) -> list[int]:
+    """Two sweeps started at one moment: each reads "go" only once both said "ready"."""
+    sweeps = [manage(database_url, "shell", "-c", SWEEP, stdin=subprocess.PIPE) for _ in range(2)]
+    for sweep in sweeps:
+        for line in sweep.stdout:  # the shell may print a line of its own first
+            if line.strip() == "ready":
+                break
+        else:
+            raise AssertionError(sweep.stderr.read())
+    for sweep in sweeps:
+        sweep.stdin.write("go\n")
+        sweep.stdin.flush()
+    return [int(finish(sweep)) for sweep in sweeps]
 
 
 def finish(process: subprocess.Popen) -> str:
@@ -99,9 +117,7 @@ def finish(process: subprocess.Popen) -> str:
 
 def test_two_processes_sweeping_at_once_rate_each_table_exactly_once(scaleout_database):
     finish(manage(scaleout_database, "shell", "-c", SEED))
-    start_at = str(time.time() + 4)
-    sweeps = [manage(scaleout_database, "shell", "-c", SWEEP, env={"START_AT": start_at}) for _ in range(2)]
-    rated = [int(finish(process)) for process in sweeps]
+    rated = race(scaleout_database)
     assert sum(rated) == TABLES, rated  # between them, each table once
     print("tables rated by each process:", rated)
     assert finish(manage(scaleout_database, "shell", "-c", REPORT)) == "0"
@@ -110,9 +126,7 @@ def test_two_processes_sweeping_at_once_rate_each_table_exactly_once(scaleout_da
 
 def test_two_processes_deciding_the_same_peoples_games_at_once_count_three_a_day(scaleout_database):
     finish(manage(scaleout_database, "shell", "-c", SAME_PEOPLE.format(TABLES=24)))
-    start_at = str(time.time() + 4)
-    sweeps = [manage(scaleout_database, "shell", "-c", SWEEP, env={"START_AT": start_at}) for _ in range(2)]
-    decided = [int(finish(process)) for process in sweeps]
+    decided = race(scaleout_database)
     assert sum(decided) == 24, decided  # each table decided once: rated, or a repeat
     assert finish(manage(scaleout_database, "shell", "-c", COUNTED)) == "[3, 3, 3]"
     assert finish(manage(scaleout_database, "shell", "-c", REPORT)) == "0"
