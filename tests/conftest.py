@@ -171,6 +171,27 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+_MIGRATED: list[Path] = []  # this process's migrated SQLite database, made on first use
+
+
+def migrated_sqlite() -> Path:
+    """A migrated SQLite database file to copy: a new site starts from a copy (``serve``'s own
+    migrate then has nothing to do) instead of running every migration again, seconds of CPU."""
+    if not _MIGRATED:
+        path = Path(tempfile.mkdtemp(prefix="pigparlor-migrated-")) / "migrated.sqlite3"
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "DJANGO_SETTINGS_MODULE": "pigparlor.settings"}
+        subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity", "0"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=STARTUP_SECONDS, check=True)
+        _MIGRATED.append(path)
+    return _MIGRATED[0]
+
+
+def copy_sqlite(source: Path, target: Path) -> None:
+    """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
+    with sqlite3.connect(source) as reading, sqlite3.connect(target) as writing:
+        reading.backup(writing)
+
+
 def start_site(directory: Path, extra_env: dict | None = None, port: int | None = None,
                workers: int = 1) -> LiveSite:
     """A ``serve`` on ``port`` (a free one if None) with its database in ``directory``:
@@ -191,6 +212,8 @@ def start_site(directory: Path, extra_env: dict | None = None, port: int | None 
            "DJANGO_SETTINGS_MODULE": "pigparlor.settings", "PYTHONUNBUFFERED": "1"}
     env.pop("REDIS_URL", None)  # the shell's Redis only when asked for (``extra_env``)
     env.update(extra_env or {})
+    if env["DATABASE_URL"] == f"sqlite:///{db_path}" and not db_path.exists():
+        copy_sqlite(migrated_sqlite(), db_path)
     log = open(directory / "serve.log", "a")
     command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     if workers > 1:
