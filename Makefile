@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run lint test test-repeat venv chromium axe bench audit clean
+.PHONY: run lint test test-quick test-busy test-repeat venv chromium axe bench audit clean
 
 venv: $(STAMP)
 
@@ -43,8 +43,24 @@ lint: venv
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 
+# Every run ends with its 25 slowest tests, so the cost stays in view.
+SUITE := $(PY) -m pytest -n 3 --dist loadgroup -q --durations=25
+
 test: venv chromium axe lint
-	$(PY) -m pytest -n 3 --dist loadgroup -q $(PYTEST_ARGS)
+	$(SUITE) $(PYTEST_ARGS)
+
+# The inner loop (goal: 3 minutes): lint, types, and every test that needs no browser, no server
+# process and no PostgreSQL or Redis (tests/conftest.py marks the ones that start a server).
+test-quick: venv lint
+	$(SUITE) -m "not browser and not server and not scaleout" $(PYTEST_ARGS)
+
+# The whole suite beside a neighbour that burns one core, as CI's machine may be loaded: it must
+# pass too. The neighbour is started here and stopped by its pid, whatever the suite's result.
+test-busy: venv chromium axe lint
+	@$(PY) -c "while True: pass" & busy=$$!; \
+	  trap 'kill $$busy 2>/dev/null' EXIT INT TERM; \
+	  echo "a neighbour burns one core (pid $$busy)"; \
+	  $(SUITE) $(PYTEST_ARGS)
 
 # The flake gate: the whole suite N times back to back, then every test that failed in any run.
 N ?= 3

@@ -8,6 +8,8 @@
   against the same database (``live_site.manage("api_token", "ana", "--create")``
   returns its stdout). One server per test session. ``start_site(directory,
   extra_env)`` starts more (``extra_env`` may set ``DATABASE_URL``, ``REDIS_URL``…).
+- Tests marked ``server`` start a server process: every test that uses ``live_site``, or whose
+  module imports ``start_site``, is marked here (``make test-quick`` leaves them out).
 - Tests marked ``scaleout`` need PostgreSQL and Redis (tests/scaleout/conftest.py);
   ``PIGPARLOR_NO_SCALEOUT=1`` deselects them, except under CI.
 - ``count_game``: registers the tiny test game of ``tests/tables/countgame.py``.
@@ -44,6 +46,10 @@ def pytest_collection_modifyitems(config, items):
     Redis at hand), visibly: pytest counts them as deselected. Under CI (``CI``
     set) nothing is deselected, so missing services fail the run."""
     items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable
+    for item in items:
+        module = getattr(item, "module", None)
+        if "live_site" in getattr(item, "fixturenames", ()) or getattr(module, "start_site", None) is start_site:
+            item.add_marker("server")
     if os.environ.get("CI") or os.environ.get("PIGPARLOR_NO_SCALEOUT", "") in ("", "0"):
         return
     scaleout = [item for item in items if item.get_closest_marker("scaleout") is not None]
