@@ -22,7 +22,7 @@ ALLOWED = {
     "conftest.py": 1,                       # start_site: polls the port until serve listens
     "support/sockets.py": 1,                # receive()'s poll: a short read that loops until its fact
     "tables/test_layer.py": 2,              # the layer's message expiry is what is tested
-    "tables/test_outbox.py": 3,             # slow-call logging times a slow call; a caller gone on
+    "tables/test_outbox.py": 2,             # slow-call logging times a slow call
     "games/oink/test_fairness_sockets.py": 1,  # Oink!'s reaction windows: real time under test
     "e2e/test_oink_browser.py": 2,          # Oink! in real time: the page is polled between reveals
     "scaleout/test_faults.py": 4,           # a process killed and Redis restarted: their timing is the test

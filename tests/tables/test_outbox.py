@@ -67,14 +67,15 @@ async def test_a_cancelled_caller_loses_no_message_committed_after_it_left():
 
     def slow_commit():
         started.set()
-        release.wait(5)
+        assert release.wait(60), "the test never let the commit go on"  # a guard against a hang
         with transaction.atomic():
             transaction.on_commit(lambda: group_send("outbox-c", {"type": "t", "n": 1}))
 
     task = asyncio.ensure_future(call_then_send(slow_commit))
     await asyncio.to_thread(started.wait, 5)
     task.cancel()
-    await asyncio.sleep(0.05)  # the caller has gone on; the database call has not committed yet
+    await asyncio.wait([task], timeout=60)  # the caller has gone on; the database call has not committed yet
+    assert task.done() and not release.is_set()
     release.set()
     assert [message["n"] for message in await heard(channel, 1)] == [1]
     with pytest.raises(asyncio.CancelledError):
