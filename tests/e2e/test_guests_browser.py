@@ -68,7 +68,7 @@ PLAYERS = {"oink": oink, "pigpile": pigpile, "piggypiggy": piggypiggy, "snout": 
 # The two long games start from a shorter game (as a chess test starts from a FEN): what this
 # file shows is a guest's whole game from the first tap to the standings, not ninety Oink!
 # flips or five Pig Pile rounds of forty-odd draws, which the games' own tests play in full.
-SHORTER = {"oink": near_the_end(keep=4), "pigpile": last_round(draw=4)}
+SHORTER = {"oink": near_the_end(keep=2), "pigpile": last_round(draw=4)}
 
 
 def guest_name(page) -> str:
