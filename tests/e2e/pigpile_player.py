@@ -24,21 +24,28 @@ def finished(page) -> bool:
 
 
 def choose_face_up(page, picks=(0, 1, 2)) -> None:
-    """PP1 by taps: the hand cards at ``picks``, then the confirm button."""
+    """PP1 by taps: the hand cards at ``picks``, then the confirm button. A card this page
+    already holds as chosen (an earlier try swapped away under the tap) is not tapped again:
+    a second tap would put it back."""
     for index in picks:
-        page.locator(TOGGLES).nth(index).click(timeout=2_000)
+        toggle = page.locator(TOGGLES).nth(index)
+        if toggle.get_attribute("aria-pressed", timeout=2_000) != "true":
+            toggle.click(timeout=2_000)
     page.locator(CONFIRM).click(timeout=2_000)
 
 
 def tap_and_play(page, pick) -> None:
-    """Tap a number's cards, then its first count ("Play a 5")."""
-    pick.click(timeout=2_000)
+    """Tap a number's cards, then its first count ("Play a 5"). Counts this page already
+    holds open (an earlier try) are not tapped shut again."""
+    if pick.get_attribute("aria-expanded", timeout=2_000) != "true":
+        pick.click(timeout=2_000)
     panel = page.locator("#" + pick.get_attribute("aria-controls"))
     panel.locator(".pp-count button").first.click(timeout=2_000)
 
 
-def take_a_turn(page) -> bool:
-    """Make the first offered play if there is one; True when it went out."""
+def take_a_turn(page) -> bool | None:
+    """Make the first offered play if there is one; True when it went out, None when one was
+    offered but the tap missed it (a newer frame swapped it away: look again at once)."""
     choosing = page.locator(CONFIRM).count() > 0 and page.locator(TOGGLES).count() >= 3
     buttons = page.locator(OFFERED)
     if not choosing and buttons.count() == 0:
@@ -53,7 +60,7 @@ def take_a_turn(page) -> bool:
         else:
             buttons.first.click(timeout=2_000)
     except PlaywrightError:
-        return False  # swapped away by a newer frame: look again
+        return None  # swapped away by a newer frame: look again
     try:
         page.wait_for_function(
             "([before]) => Number(document.querySelector('#table-version').dataset.version) > before"
@@ -72,13 +79,16 @@ def play_until_finished(pages, limit_s: float = 600, on_click=None, stop_after: 
     while not all(finished(page) for page in pages) and (stop_after is None or clicks < stop_after):
         assert time.monotonic() < deadline, f"no final standings after {clicks} clicks"
         shown = version(pages[0])
-        moved = False
+        look_again = False
         for page in pages:
-            if not finished(page) and take_a_turn(page):
+            if finished(page):
+                continue
+            went = take_a_turn(page)
+            if went:
                 clicks += 1
-                moved = True
                 if on_click:
                     on_click(page, clicks)
-        if not moved:
+            look_again = look_again or went is not False
+        if not look_again:
             moved_on(pages[0], shown, also=FINAL)  # nobody could click: until the table moves on
     return clicks

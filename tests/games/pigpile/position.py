@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.core import Rng
 from games.pigpile.cards import CARD_COUNT, RANK, WILD
-from games.pigpile.state import PEN, Phase, PigPileState
+from games.pigpile.state import PEN, ROUNDS, Phase, PigPileState
 
 RANK_OF = {"W": WILD, **{str(number): number for number in range(1, 13)}}
 
@@ -55,3 +55,16 @@ def play(rank, count=1, where="hand") -> dict:
 
 def texts(state) -> list[tuple]:
     return [(seat, text) for _, seat, text in state.log]
+
+
+def last_round(draw: int | None = None):
+    """A change for ``LiveSite.edit_state`` at a table just dealt: the round being dealt is the
+    game's last (PP18: the game ends after round 5), and with ``draw`` the draw pile keeps only
+    its top ``draw`` cards — the rest go to the washed cards (no card is lost) — so the round,
+    and with it the game, ends after a few turns each instead of five rounds of some forty."""
+    def change(state: dict) -> None:
+        state["round"] = ROUNDS
+        if draw is not None:
+            state["washed"].extend(state["draw"][draw:])
+            del state["draw"][draw:]
+    return change
