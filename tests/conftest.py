@@ -155,7 +155,9 @@ class LiveSite(str):
     def edit_state(self, table_id: int, change) -> None:
         """Set up a test's position at a running table, as a chess test starts from a FEN:
         ``change(state)`` edits the stored state (a dict) in place. The version moves on,
-        so the server's clock and bots act on the new state and every socket resyncs."""
+        so the server's clock and bots act on the new state. No frame is sent: a page already
+        open still shows the old version (its next move is refused as stale) until the next
+        change's frame or a reload, so set the position up before the page opens, or reload it."""
         with sqlite3.connect(self.db_path, timeout=30, isolation_level=None) as db:
             db.execute("BEGIN IMMEDIATE")
             (raw,) = db.execute("SELECT state FROM tables_table WHERE id = ?", (table_id,)).fetchone()
