@@ -51,7 +51,10 @@ def test_your_turn_reaches_the_phone_of_a_player_away_from_the_table(push_site):
                           timeout=30)
     assert answer.status_code == 201, answer.text
     token = site.manage("api_token", "farmer_joan")
-    created = requests.post(f"{site}/api/tables/", json={"game": "pigpile", "seats": 3, "bots": 2},
+    created = requests.post(f"{site}/api/tables/", json={"game": "pigpile", "seats": 3, "bots": 2,
+                                                             # Dealt face-up cards: play, and turns, begin
+                                                             # at once instead of after the choosing timer.
+                                                             "options": {"greased_pig_start": True}},
                             headers={"Authorization": f"Bearer {token}"}, timeout=30)
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]

@@ -70,6 +70,25 @@ def play_table(table_id: int, rng: random.Random, *, absent=()) -> Table:
             step_clock(table_id)
 
 
+def near_the_end(table_id: int) -> None:
+    """Set up a running Pig Pile table a few plays from its end, as a chess test starts from
+    a FEN: the last round, two or three cards a hand and nothing to draw, so play_table
+    ends it in a handful of actions instead of five whole rounds."""
+    from django.db.models import F
+
+    from games.pigpile.state import ROUNDS
+    from pigparlor.tables import timing
+    from tests.games.pigpile.position import position
+
+    table = Table.objects.get(pk=table_id)
+    engine = get_game(table.game).engine
+    current = engine.load(table.state)
+    hands = ["3 9", "5 W", "7 8 8", "2 12", "4 6", "10 11"][:current.seats]
+    state = position(hands, round=ROUNDS, turn_seconds=current.turn_seconds, began_ms=timing.epoch_ms(),
+                     seed=table.seed)
+    Table.objects.filter(pk=table_id).update(state=engine.dump(state), version=F("version") + 1)
+
+
 def running_tables(tournament) -> list[int]:
     return list(TournamentTable.objects.filter(round__tournament=tournament, table__status=RUNNING)
                 .values_list("table_id", flat=True))

@@ -8,7 +8,7 @@ import pytest
 
 from tests.api.test_e2e_serve import http
 from tests.conftest import start_site, stop_site
-from tests.tournaments.programs import Program, finish, iso_in, make_accounts
+from tests.tournaments.programs import START_SOON, Program, finish, iso_in, make_accounts
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +40,9 @@ def places_follow_ranks(places: dict, seats: list, ranks: list) -> None:
 @pytest.mark.long
 def test_sixteen_programs_play_pig_pile_elimination_then_a_snout_final(site):
     staff, players = make_accounts(site, 16)
-    starts_in = 15
     status, made = http(site, "POST", "/api/tournaments/", staff, {
-        "name": "Programs' cup", "starts_at": iso_in(starts_in), "capacity": {"min": 8, "max": 16}, "rated": True,
+        # Far off: everyone registers first, then the start is moved 2 s ahead (START_SOON).
+        "name": "Programs' cup", "starts_at": iso_in(600), "capacity": {"min": 8, "max": 16}, "rated": True,
         # Greased Pig Start deals the face-up cards: the shortest Pig Pile the engine offers.
         "stages": [{"game": "pigpile", "format": "elimination", "table_size": 4, "advance": 2,
                     "options": {"greased_pig_start": True}},
@@ -57,6 +57,7 @@ def test_sixteen_programs_play_pig_pile_elimination_then_a_snout_final(site):
     programs = [Program(site, tournament_id, username, token, seed) for seed, (username, token) in enumerate(players)]
     for program in programs:
         program.start()
+    site.manage("shell", "-c", START_SOON.format(pk=tournament_id))  # the clock starts it, on its own
     finish(programs, site)
     detail = wait_until_status(site, staff, tournament_id, ("finished",))
     rounds = detail["rounds"]
@@ -94,7 +95,7 @@ def test_sixteen_programs_play_pig_pile_elimination_then_a_snout_final(site):
 def test_a_swiss_of_snout_with_a_no_show_and_a_leaver(site):
     staff, players = make_accounts(site, 12)
     status, made = http(site, "POST", "/api/tournaments/", staff, {
-        "name": "Swiss programs", "starts_at": iso_in(12), "capacity": {"min": 4, "max": 12},
+        "name": "Swiss programs", "starts_at": iso_in(600), "capacity": {"min": 4, "max": 12},
         "stages": [{"game": "snout", "format": "swiss", "table_size": 4, "rounds": 3}]})
     assert status == 201, made
     tournament_id = made["id"]
@@ -107,6 +108,7 @@ def test_a_swiss_of_snout_with_a_no_show_and_a_leaver(site):
                 for seed, (username, token) in enumerate(players) if username != no_show[0]]
     for program in programs:
         program.start()
+    site.manage("shell", "-c", START_SOON.format(pk=tournament_id))  # the clock starts it, on its own
     finish(programs, site)
     detail = wait_until_status(site, staff, tournament_id, ("finished",))
     assert http(site, "GET", f"/api/tournaments/{tournament_id}/me/", no_show[1])[1] == {"status": "out",
