@@ -2,7 +2,8 @@
 //
 // - htmx-ext-ws queues messages sent while the socket is down and replays them on
 //   reconnect; a late click must not fire seconds later, so the queue is dropped
-//   when the socket (re)opens. A new socket gets a full snapshot from the server.
+//   when the socket reopens. A move made before the first open (the page is new, its
+//   socket still connecting) goes out when it opens. A new socket gets a full snapshot.
 // - Every frame carries #table-version with data-version and data-base (the
 //   version the frame's changes build on; empty for a full snapshot). If the base
 //   is not the version this page holds, a frame went missing: ask for a snapshot.
@@ -148,9 +149,13 @@
     if (socket) { socket.send(JSON.stringify(message)); }
   }
 
+  var opened = false;
   socketElt.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
-    socket.queue.length = 0;
+    // Only a reopen drops the queue: a move made before the page's first socket opened (a slow
+    // connection) was made on this page's version, and goes out now; the server refuses it if stale.
+    if (opened) { socket.queue.length = 0; }
+    opened = true;
     // Before the deal, a seated player's browser adds its own random salt to it (docs/fairness.md).
     var turn = document.getElementById("table-turn");
     if (page.dataset.seat !== "" && turn && turn.dataset.status === "open" && window.pigParlorSalt) {

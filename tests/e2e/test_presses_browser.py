@@ -58,3 +58,53 @@ def test_a_waiting_room_start_replaced_under_the_mouse_still_starts(live_site, p
     replace_part(page, "#waiting-room")
     page.mouse.up()
     wait_for_table_page(page)
+
+
+# The page's table socket reports "connecting" (and its open event waits) until the test lets it
+# open: a slow connection at the moment a player taps on a page just loaded.
+HOLD_TABLE_SOCKET = """(function () {
+  var Real = window.WebSocket;
+  var readyState = Object.getOwnPropertyDescriptor(Real.prototype, "readyState").get;
+  var waiting = [];
+  window.__socketsHeld = true;
+  window.__releaseSockets = function () {
+    window.__socketsHeld = false;
+    waiting.splice(0).forEach(function (open) { open(); });
+  };
+  function Held(url, protocols) {
+    var socket = new Real(url, protocols);
+    if (String(url).indexOf("/ws/tables/") < 0) { return socket; }
+    var onopen = null;
+    Object.defineProperty(socket, "readyState", {get: function () {
+      var state = readyState.call(socket);
+      return state === Real.OPEN && window.__socketsHeld ? Real.CONNECTING : state;
+    }});
+    Object.defineProperty(socket, "onopen", {set: function (f) { onopen = f; }, get: function () { return onopen; }});
+    socket.addEventListener("open", function (event) {
+      var open = function () { if (onopen) { onopen(event); } };
+      if (window.__socketsHeld) { waiting.push(open); } else { open(); }
+    });
+    return socket;
+  }
+  Held.prototype = Real.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) { Held[name] = Real[name]; });
+  window.WebSocket = Held;
+})();"""
+
+
+def test_a_move_made_before_the_table_socket_first_opens_is_sent_when_it_opens(live_site, page):
+    sign_up(page, live_site)
+    create_table(page, live_site, "piggypiggy", seats=2, bots=1)
+    page.locator("#pg-prompt.is-yours .pg-end button").wait_for()  # the newcomer's turn
+    page.context.add_init_script(HOLD_TABLE_SOCKET)
+    page.reload()
+    end = page.locator("#pg-prompt.is-yours .pg-end button")
+    end.wait_for()
+    assert page.evaluate("() => window.__socketsHeld") is True
+    before = version(page)
+    end.click()  # queued by the socket, which is still connecting
+    page.evaluate("() => window.__releaseSockets()")
+    page.wait_for_function("([before]) => Number(document.querySelector('#table-version').dataset.version) > before"
+                           " || document.querySelector('#table-error[data-code]') !== null", arg=[before])
+    assert page.locator("#table-error[data-code]").count() == 0
+    assert "ran out of time" not in page.locator("#table-log").inner_text()  # the tap ended the step
