@@ -83,6 +83,7 @@ def frames(page) -> list[list[float]]:
 
 # ---- following the game, and watching it -----------------------------------------------
 
+@pytest.mark.xdist_group("paced_site")  # one worker: the module's paced server starts once
 def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(paced_site, context_factory):
     host = context_factory(viewport=DESKTOP).new_page()
     sign_up(host, paced_site)
@@ -152,6 +153,7 @@ def test_watching_bots_each_move_stays_on_screen_and_the_log_shows_the_newest(pa
 
 # ---- your tables, and a bot that played for you -----------------------------------------
 
+@pytest.mark.xdist_group("paced_site")  # one worker: the module's paced server starts once
 def test_coming_back_to_your_table_from_the_home_page(paced_site, context_factory):
     page = context_factory(viewport=IPHONE, is_mobile=True, has_touch=True).new_page()
     sign_up(page, paced_site)
