@@ -79,14 +79,19 @@ def press_down(page, control) -> None:
     while it is found (its box is asked again then)."""
     from playwright.sync_api import Error as PlaywrightError
 
-    for attempt in range(3):
+    box = None
+    for attempt in range(5):
         try:
             control.scroll_into_view_if_needed(timeout=5_000)
-            box = control.bounding_box(timeout=5_000)  # in the viewport, where the mouse goes
-            break
+            # In the viewport, where the mouse goes; None when a frame swapped it out between the
+            # two calls and its twin is not laid out yet: ask again.
+            box = control.bounding_box(timeout=5_000)
         except PlaywrightError:
-            if attempt == 2:
+            if attempt == 4:
                 raise
+        if box is not None:
+            break
+    assert box is not None, "the control never had a box on the page"
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
 
